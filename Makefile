@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# perf-persistent top-level Makefile.  Kbuild (see ./Kbuild) builds the
+# module; this file drives it and the project's tools, tests and checks.
+#
+#   make                build perf_persistent.ko for the kernel scripts/kver names
+#   make KDIR=<dir>     build against another kernel build tree
+#   make demo           boot a guest and show persistent events working
+#   make check          every test (what CI runs)
+#   make help           all targets
+
+KVER ?= $(shell scripts/kver 2>/dev/null)
+KDIR ?= /lib/modules/$(KVER)/build
+PWD := $(CURDIR)
+
+# Kernel code of the project: what W=1, sparse and checkpatch look at.
+KERNEL_SOURCES := $(wildcard module/*.c include/perf_persistent/*.h \
+	include/uapi/linux/*.h kunit/*.c)
+
+.PHONY: all module kdir w1 sparse checkpatch static kunit tests \
+	guest-files guest-test demo check dkms-check install clean help
+
+all: module
+
+kdir:
+	@if [ -z "$(KDIR)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
+		if [ -z "$(KVER)" ]; then scripts/kver >/dev/null; exit 1; fi; \
+		echo "make: KDIR=$(KDIR) is not a kernel build tree (install linux-headers-$(KVER) with scripts/deps, or set KDIR=)" >&2; \
+		exit 1; \
+	fi
+
+module: kdir
+	$(MAKE) -C $(KDIR) M=$(PWD) modules
+
+# Extra warnings (W=1) must be none: the build log is checked for any.
+w1: kdir
+	$(MAKE) -C $(KDIR) M=$(PWD) clean >/dev/null
+	$(MAKE) -C $(KDIR) M=$(PWD) W=1 modules 2>&1 | tee .w1.log
+	@! grep -E 'warning:|error:' .w1.log || { echo "make: W=1 warnings above" >&2; exit 1; }
+
+# sparse on every file (C=2) must be silent.
+sparse: kdir
+	$(MAKE) -C $(KDIR) M=$(PWD) C=2 CHECK=sparse modules 2>&1 | tee .sparse.log
+	@! grep -E 'warning:|error:' .sparse.log || { echo "make: sparse warnings above" >&2; exit 1; }
+
+checkpatch:
+	@ksrc=$$(scripts/ksrc) && GIT_DIR=/nonexistent perl "$$ksrc/scripts/checkpatch.pl" --strict --root="$$ksrc" --quiet \
+		--ignore FILE_PATH_CHANGES -f $(KERNEL_SOURCES) && \
+		echo "checkpatch: $(words $(KERNEL_SOURCES)) files clean"
+
+static: w1 sparse checkpatch
+
+kunit:
+	scripts/kunit
+
+tests:
+	$(MAKE) -C tests
+
+# Everything vm-run puts into the guest.
+guest-files: module tests
+
+# make guest-test [T="10-sysfs 20-perf"]
+guest-test:
+	scripts/guest-tests $(T)
+
+demo:
+	scripts/demo
+
+check:
+	scripts/check
+
+dkms-check:
+	scripts/dkms-check
+
+install: module
+	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
+	depmod -a $(KVER)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
+	$(MAKE) -C tests clean
+	rm -f .w1.log .sparse.log
+
+help:
+	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "  make w1 | sparse | checkpatch | static   static checks"
+	@echo "  make kunit                               KUnit suites via kunit.py"
+	@echo "  make guest-test [T=NAME...]              guest tests (all by default)"
+	@echo "  make dkms-check                          dkms add/build/install/remove"
+	@echo "  make install                             modules_install + depmod"

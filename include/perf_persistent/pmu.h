@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The "persistent" PMU: registration and the format terms readers use.
+ */
+#ifndef _PERF_PERSISTENT_PMU_H
+#define _PERF_PERSISTENT_PMU_H
+
+#include "perf_persistent/format.h"
+
+#define PP_PMU_NAME	"persistent"
+
+/* Format terms of the PMU, in the order format/ lists them. */
+extern const struct pp_format_term *const pp_pmu_terms[];
+extern const unsigned int pp_pmu_nr_terms;
+
+int pp_pmu_register(void);
+void pp_pmu_unregister(void);
+
+#endif /* _PERF_PERSISTENT_PMU_H */

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: the "persistent" PMU
+ *
+ * Readers connect to persistent events through this PMU with
+ * perf_event_open(type = <dynamic type>, config = <event id>, pid = -1,
+ * cpu = N).  The PMU has no hardware: it is registered with a dynamic type
+ * and an invalid task context, so only CPU-wide events reach it.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+
+#include <uapi/linux/perf_persistent.h>
+
+#include "perf_persistent/pmu.h"
+#include "perf_persistent/sysfs.h"
+
+static const struct pp_format_term pp_term_id = {
+	.name = "id",
+	.word = PP_ATTR_WORD_CONFIG,
+	.mask = PERF_PERSISTENT_CONFIG_ID_MASK,
+};
+
+const struct pp_format_term *const pp_pmu_terms[] = {
+	&pp_term_id,
+};
+
+const unsigned int pp_pmu_nr_terms = ARRAY_SIZE(pp_pmu_terms);
+
+static struct pmu pp_pmu;
+
+/*
+ * Process context, from perf_event_open().  Each rejection has its own
+ * errno, as perf's error messages are chosen by it.
+ */
+static int pp_pmu_event_init(struct perf_event *event)
+{
+	u32 id;
+
+	if (event->attr.type != pp_pmu.type)
+		return -ENOENT;
+
+	/* Persistent events are system-wide; so is every reader of them. */
+	if (event->attach_state & PERF_ATTACH_TASK) {
+		dev_dbg(pp_pmu.dev, "per-task open refused\n");
+		return -EINVAL;
+	}
+	if (event->cpu < 0) {
+		dev_dbg(pp_pmu.dev, "open without a CPU refused\n");
+		return -EINVAL;
+	}
+	if (has_branch_stack(event)) {
+		dev_dbg(pp_pmu.dev, "branch stack sampling not supported\n");
+		return -EOPNOTSUPP;
+	}
+	if (!pp_format_covers(&event->attr, pp_pmu_terms, pp_pmu_nr_terms)) {
+		dev_dbg(pp_pmu.dev, "config bits outside the format terms\n");
+		return -EINVAL;
+	}
+
+	id = pp_format_get(&event->attr, &pp_term_id);
+	dev_dbg(pp_pmu.dev, "no persistent event with id %u\n", id);
+	return -ENOENT;
+}
+
+/*
+ * add/del/start/stop run with IRQs off on the event's CPU, and often: every
+ * change to the CPU's event list reschedules all of them.  They only keep
+ * hw.state, which the core checks before delivering to the event.
+ */
+static void pp_pmu_start(struct perf_event *event, int flags)
+{
+	event->hw.state = 0;
+}
+
+static void pp_pmu_stop(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED;
+}
+
+static int pp_pmu_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED;
+	if (flags & PERF_EF_START)
+		pp_pmu_start(event, flags);
+	return 0;
+}
+
+static void pp_pmu_del(struct perf_event *event, int flags)
+{
+	pp_pmu_stop(event, flags);
+}
+
+/* The count is kept in event->count by the core as records arrive. */
+static void pp_pmu_read(struct perf_event *event)
+{
+}
+
+static struct pmu pp_pmu = {
+	.module		= THIS_MODULE,
+	.task_ctx_nr	= perf_invalid_context,
+	.attr_groups	= pp_sysfs_groups,
+	.event_init	= pp_pmu_event_init,
+	.add		= pp_pmu_add,
+	.del		= pp_pmu_del,
+	.start		= pp_pmu_start,
+	.stop		= pp_pmu_stop,
+	.read		= pp_pmu_read,
+};
+
+/* Process context, module init. */
+int pp_pmu_register(void)
+{
+	int ret;
+
+	ret = perf_pmu_register(&pp_pmu, PP_PMU_NAME, -1);
+	if (ret)
+		return ret;
+	pr_debug("PMU %s registered as type %d\n", PP_PMU_NAME, pp_pmu.type);
+	return 0;
+}
+
+/* Process context, module exit; no reader can exist (each pins us). */
+void pp_pmu_unregister(void)
+{
+	perf_pmu_unregister(&pp_pmu);
+}

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Debian's perf 6.1 finds the PMU, parses its format, and reports the
+# module's own errno when an event is refused.
+. ./lib.sh
+
+pp_load
+
+# An unknown term makes perf list the PMU's valid terms: proof it parsed format/.
+perf stat -a -e persistent/nosuchterm=1/ true >/tmp/out 2>&1
+check_grep "perf parses the PMU's format (valid terms: id,...)" \
+	"valid terms: id," /tmp/out
+
+perf stat -a -e persistent/id=1/ true >/tmp/out 2>&1
+check_no_grep "perf stat finds the PMU" "Cannot find PMU" /tmp/out
+check_grep "perf stat: the kernel refused the event" \
+	"<not supported> +persistent/id=1/" /tmp/out
+
+perf record -a -o /tmp/perf.data -e persistent/id=1/ true >/tmp/out 2>&1
+check "perf record fails for an id that does not exist" test $? -ne 0
+check_grep "perf record: the event is not supported (perf's text for ENOENT)" \
+	"The persistent/id=1/ event is not supported" /tmp/out
+
+perf stat -vv -a -e persistent/id=1/ true >/tmp/out 2>&1
+check_grep "perf stat -vv shows the type and config perf opened" \
+	"^  type +$(cat $PP_SYS/type)\$" /tmp/out
+check_grep "perf stat -vv shows the module's errno: -2 (ENOENT)" \
+	"sys_perf_event_open failed, error -2\$" /tmp/out
+
+perf record -o /tmp/perf.data -e persistent/id=1/ true >/tmp/out 2>&1
+check_grep "perf record without -a: perf asks for system-wide mode" \
+	"enable system wide with '-a'" /tmp/out
+
+rmmod perf_persistent
+perf stat -a -e persistent/id=1/ true >/tmp/out 2>&1
+check_grep "without the module perf cannot find the PMU" \
+	"Cannot find PMU .persistent'" /tmp/out
+
+done_testing

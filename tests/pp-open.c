@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pp-open - open one perf event with the attr given on the command line and
+ * print the outcome: "OK" or the errno name.  Used by guest tests to check
+ * the errno each rejection of the persistent PMU returns.
+ *
+ * pp-open [--pmu NAME | --type N] [--config X] [--config1 X] [--config2 X]
+ *         [--pid P] [--cpu C] [--period N] [--branch]
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static const char *errno_name(int e)
+{
+	switch (e) {
+	case ENOENT: return "ENOENT";
+	case EINVAL: return "EINVAL";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENODEV: return "ENODEV";
+	case EACCES: return "EACCES";
+	case EPERM: return "EPERM";
+	case E2BIG: return "E2BIG";
+	case EBUSY: return "EBUSY";
+	case ESRCH: return "ESRCH";
+	default: return strerror(e);
+	}
+}
+
+static unsigned long long num(const char *opt, const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s) {
+		fprintf(stderr, "pp-open: %s needs a value\n", opt);
+		exit(2);
+	}
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end) {
+		fprintf(stderr, "pp-open: bad number '%s' for %s\n", s, opt);
+		exit(2);
+	}
+	return v;
+}
+
+static int pmu_type(const char *name)
+{
+	char path[256];
+	FILE *f;
+	int type;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+		 name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%d", &type) != 1) {
+		fprintf(stderr, "pp-open: cannot read %s\n", path);
+		exit(2);
+	}
+	fclose(f);
+	return type;
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_event_attr attr;
+	int pid = -1, cpu = 0, fd, i;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = pmu_type("persistent");
+
+	for (i = 1; i < argc; i++) {
+		const char *o = argv[i], *v = argv[i + 1];
+
+		if (!strcmp(o, "--pmu"))
+			attr.type = pmu_type(v), i++;
+		else if (!strcmp(o, "--type"))
+			attr.type = num(o, v), i++;
+		else if (!strcmp(o, "--config"))
+			attr.config = num(o, v), i++;
+		else if (!strcmp(o, "--config1"))
+			attr.config1 = num(o, v), i++;
+		else if (!strcmp(o, "--config2"))
+			attr.config2 = num(o, v), i++;
+		else if (!strcmp(o, "--pid"))
+			pid = (int)num(o, v), i++;
+		else if (!strcmp(o, "--cpu"))
+			cpu = strcmp(v ? v : "", "-1") ? (int)num(o, v) : -1, i++;
+		else if (!strcmp(o, "--period"))
+			attr.sample_period = num(o, v), i++;
+		else if (!strcmp(o, "--branch")) {
+			attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+			attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+			attr.sample_period = 1;
+		} else {
+			fprintf(stderr, "pp-open: unknown option %s\n", o);
+			return 2;
+		}
+	}
+
+	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
+	if (fd < 0) {
+		printf("%s\n", errno_name(errno));
+		return 1;
+	}
+	printf("OK\n");
+	close(fd);
+	return 0;
+}
