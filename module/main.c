@@ -1,23 +1,126 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf-persistent: module entry and exit
+ * perf-persistent: module entry and exit, and the events created at load
  *
  * Persistent perf events: events that record into kernel-owned per-CPU
  * buffers with no process holding a file descriptor, which readers connect
  * to through the "persistent" PMU.
+ *
+ * Module parameters (also from /etc/modprobe.d):
+ *   events=     comma-separated "system:tracepoint" list created detached at
+ *               load, each named after its tracepoint; default
+ *               "mce:mce_record" (seed: "mce, x86: Enable persistent
+ *               events"); empty creates none.  A bad entry is logged and
+ *               skipped; the others still load.
+ *   buffer_kb=  per-CPU buffer of the load-time events, and the default for
+ *               events created with buffer size 0; a power-of-two number of
+ *               pages.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
 
+#include "perf_persistent/control.h"
+#include "perf_persistent/event.h"
 #include "perf_persistent/pmu.h"
 #include "perf_persistent/sysfs.h"
 #include "perf_persistent/version.h"
 
+static char *events = "mce:mce_record";
+module_param(events, charp, 0444);
+MODULE_PARM_DESC(events, "tracepoints recorded from load, \"system:name,...\" (default mce:mce_record)");
+
+static unsigned int buffer_kb = 64;
+module_param(buffer_kb, uint, 0444);
+MODULE_PARM_DESC(buffer_kb, "per-CPU buffer of load-time events in KiB, a power-of-two number of pages (default 64)");
+
+/* What load-time events record: everything a reader needs for perf script. */
+#define PP_LOAD_SAMPLE_TYPE						\
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
+	 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |	\
+	 PERF_SAMPLE_RAW)
+
+/* The tracepoint's perf id, as in tracefs events/<system>/<name>/id. */
+static int tracepoint_id(const char *system, const char *name, u64 *id)
+{
+	struct trace_event_file *file;
+
+	file = trace_get_event_file(NULL, system, name);
+	if (IS_ERR(file))
+		return PTR_ERR(file) == -EINVAL ? -ENOENT : PTR_ERR(file);
+	*id = file->event_call->event.type;
+	trace_put_event_file(file);
+	return 0;
+}
+
+static int create_load_event(char *entry)
+{
+	struct pp_event_spec spec = {
+		.attr = {
+			.type		= PERF_TYPE_TRACEPOINT,
+			.size		= sizeof(struct perf_event_attr),
+			.sample_period	= 1,
+			.sample_type	= PP_LOAD_SAMPLE_TYPE,
+		},
+	};
+	char *system = strim(entry), *name = strchr(system, ':');
+	u32 id;
+	int ret;
+
+	if (!name || !name[1]) {
+		pr_err("events: '%s' is not system:tracepoint; skipped\n", system);
+		return -EINVAL;
+	}
+	*name++ = '\0';
+	ret = tracepoint_id(system, name, &spec.attr.config);
+	if (ret) {
+		pr_err("events: no tracepoint %s:%s (%d); skipped\n", system, name, ret);
+		return ret;
+	}
+	spec.name = name;
+	ret = pp_event_create(&spec, &id);
+	if (ret) {
+		pr_err("events: %s:%s: cannot create: %d; skipped\n", system, name, ret);
+		return ret;
+	}
+	pr_info("%s: recording %s:%s as persistent event %u\n", name, system, name, id);
+	return 0;
+}
+
+static void create_load_events(void)
+{
+	char *list, *cur, *entry;
+
+	if (!events || !*events)
+		return;
+	list = kstrdup(events, GFP_KERNEL);
+	if (!list) {
+		pr_err("events: out of memory; none created\n");
+		return;
+	}
+	cur = list;
+	while ((entry = strsep(&cur, ",")))
+		if (*strim(entry))
+			create_load_event(entry);
+	kfree(list);
+}
+
 static int __init pp_init(void)
 {
+	u64 size = (u64)buffer_kb * 1024;
 	int ret;
+
+	if (pp_buffer_size_check(size)) {
+		pr_warn("buffer_kb=%u is not a power-of-two number of pages up to %llu KiB; using %lu\n",
+			buffer_kb, PERF_PERSISTENT_BUFFER_MAX >> 10,
+			pp_default_buffer_size >> 10);
+	} else {
+		pp_default_buffer_size = size;
+	}
 
 	ret = pp_sysfs_init();
 	if (ret)
@@ -25,15 +128,40 @@ static int __init pp_init(void)
 	ret = pp_pmu_register();
 	if (ret) {
 		pr_err("cannot register the %s PMU: %d\n", PP_PMU_NAME, ret);
-		return ret;
+		goto err_sysfs;
 	}
+	ret = pp_sysfs_instances_init();
+	if (ret)
+		goto err_pmu;
+	ret = pp_events_init();
+	if (ret)
+		goto err_instances;
+	ret = pp_control_init();
+	if (ret)
+		goto err_events;
+
+	create_load_events();
 	pr_info("version %s loaded\n", PP_VERSION);
 	return 0;
+
+err_events:
+	pp_events_exit();
+err_instances:
+	pp_sysfs_instances_exit();
+err_pmu:
+	pp_pmu_unregister();
+err_sysfs:
+	pp_sysfs_exit();
+	return ret;
 }
 
 static void __exit pp_exit(void)
 {
+	pp_control_exit();
+	pp_events_exit();
+	pp_sysfs_instances_exit();
 	pp_pmu_unregister();
+	pp_sysfs_exit();
 	pr_info("unloaded\n");
 }
 

@@ -112,6 +112,18 @@ static struct pmu pp_pmu = {
 	.read		= pp_pmu_read,
 };
 
+/* The dynamic type perf gave the PMU; valid after pp_pmu_register(). */
+int pp_pmu_type(void)
+{
+	return pp_pmu.type;
+}
+
+/* The PMU's device: /sys/bus/event_source/devices/persistent. */
+struct device *pp_pmu_device(void)
+{
+	return pp_pmu.dev;
+}
+
 /* Process context, module init. */
 int pp_pmu_register(void)
 {

@@ -6,11 +6,18 @@
  *                       reads these and drops the PMU on one it cannot parse
  *   attr_format/<term>  the same term in the attr<num>:<mask> spelling, in a
  *                       directory perf does not read
- *   events/<name>       one alias per persistent event
+ *   events/<name>       one alias per persistent event, "id=<id>,period=1"
+ *   instances/<name>/   read-only facts and statistics of each event
  *   cpumask             the CPUs readers may open on: all online CPUs
  *
- * The attributes are built from the PMU's term table once, at module init,
- * before the PMU registers; afterwards they are only read.
+ * The format attributes are built from the PMU's term table once, at module
+ * init, before the PMU registers; afterwards they are only read.
+ *
+ * events/ and instances/ change as events come and go: pp_sysfs_event_add()
+ * and pp_sysfs_event_del() run under the registry lock, which serialises
+ * them and the events/ attribute list.  No show() here takes that lock
+ * (removal waits for running show() calls), and each show() reads only
+ * what stays valid until its file is removed.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -18,8 +25,12 @@
 #include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
+#include <linux/kobject.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 
+#include "perf_persistent/attr_list.h"
+#include "perf_persistent/event.h"
 #include "perf_persistent/pmu.h"
 #include "perf_persistent/sysfs.h"
 
@@ -74,14 +85,11 @@ static const struct attribute_group pp_attr_format_group = {
 	.attrs = pp_attr_format_list,
 };
 
-/* Persistent events add their aliases here (none exist yet). */
-static struct attribute *pp_event_list[] = {
-	NULL,
-};
+/* One alias per persistent event; .attrs follows pp_event_attrs. */
+static struct pp_attr_list pp_event_attrs;
 
-static const struct attribute_group pp_events_group = {
+static struct attribute_group pp_events_group = {
 	.name = "events",
-	.attrs = pp_event_list,
 };
 
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *da,
@@ -134,6 +142,10 @@ int pp_sysfs_init(void)
 
 	if (pp_pmu_nr_terms > PP_MAX_TERMS)
 		return -E2BIG;
+	ret = pp_attr_list_init(&pp_event_attrs);
+	if (ret)
+		return ret;
+	pp_events_group.attrs = pp_event_attrs.attrs;
 
 	for (i = 0; i < pp_pmu_nr_terms; i++) {
 		const struct pp_format_term *term = pp_pmu_terms[i];
@@ -142,6 +154,7 @@ int pp_sysfs_init(void)
 		if (ret < 0) {
 			pr_err("format term %s cannot be published: %d\n",
 			       term->name, ret);
+			pp_attr_list_free(&pp_event_attrs);
 			return ret;
 		}
 		pp_format_attr_init(&pp_perf_format_attrs[i], term,
@@ -152,4 +165,210 @@ int pp_sysfs_init(void)
 		pp_attr_format_list[i] = &pp_attr_format_attrs[i].attr.attr;
 	}
 	return 0;
+}
+
+/* Module exit, after the PMU is unregistered. */
+void pp_sysfs_exit(void)
+{
+	pp_attr_list_free(&pp_event_attrs);
+}
+
+/* instances/<name>/: one directory per event. */
+static struct kobject *pp_instances;
+
+struct pp_event_kobj {
+	struct kobject		kobj;
+	struct pp_event		*ev;
+};
+
+static struct pp_event *kobj_event(struct kobject *kobj)
+{
+	return container_of(kobj, struct pp_event_kobj, kobj)->ev;
+}
+
+static ssize_t id_show(struct kobject *kobj, struct kobj_attribute *a,
+		       char *buf)
+{
+	return sysfs_emit(buf, "%u\n", kobj_event(kobj)->entry.id);
+}
+
+static ssize_t source_show(struct kobject *kobj, struct kobj_attribute *a,
+			   char *buf)
+{
+	const struct perf_event_attr *attr = &kobj_event(kobj)->attr;
+
+	return sysfs_emit(buf,
+			  "type=%u,config=0x%llx,config1=0x%llx,config2=0x%llx,%s=%llu,sample_type=0x%llx\n",
+			  attr->type, attr->config, attr->config1,
+			  attr->config2, attr->freq ? "freq" : "period",
+			  attr->sample_period, attr->sample_type);
+}
+
+static ssize_t buffer_size_show(struct kobject *kobj,
+				struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", kobj_event(kobj)->buffer_size);
+}
+
+static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *a,
+			  char *buf)
+{
+	u32 state = pp_event_state(kobj_event(kobj), NULL);
+
+	return sysfs_emit(buf, "%s%s\n",
+			  state & PERF_PERSISTENT_STATE_ATTACHED ? "attached" :
+								  "detached",
+			  state & PERF_PERSISTENT_STATE_PAUSED ? " paused" : "");
+}
+
+static ssize_t stat_show(struct kobject *kobj, char *buf, size_t offset)
+{
+	struct pp_buffer_stats sum;
+
+	pp_event_sum_stats(kobj_event(kobj), &sum);
+	return sysfs_emit(buf, "%llu\n", *(u64 *)((void *)&sum + offset));
+}
+
+static ssize_t written_show(struct kobject *kobj, struct kobj_attribute *a,
+			    char *buf)
+{
+	return stat_show(kobj, buf, offsetof(struct pp_buffer_stats, written));
+}
+
+static ssize_t overwritten_show(struct kobject *kobj,
+				struct kobj_attribute *a, char *buf)
+{
+	return stat_show(kobj, buf,
+			 offsetof(struct pp_buffer_stats, overwritten));
+}
+
+static ssize_t dropped_show(struct kobject *kobj, struct kobj_attribute *a,
+			    char *buf)
+{
+	return stat_show(kobj, buf, offsetof(struct pp_buffer_stats, dropped));
+}
+
+static ssize_t bytes_show(struct kobject *kobj, struct kobj_attribute *a,
+			  char *buf)
+{
+	return stat_show(kobj, buf, offsetof(struct pp_buffer_stats, bytes));
+}
+
+static struct kobj_attribute pp_written_attr = __ATTR_RO(written);
+static struct kobj_attribute pp_overwritten_attr = __ATTR_RO(overwritten);
+static struct kobj_attribute pp_dropped_attr = __ATTR_RO(dropped);
+static struct kobj_attribute pp_bytes_attr = __ATTR_RO(bytes);
+
+static struct kobj_attribute pp_id_attr = __ATTR_RO(id);
+static struct kobj_attribute pp_source_attr = __ATTR_RO(source);
+static struct kobj_attribute pp_buffer_size_attr = __ATTR_RO(buffer_size);
+static struct kobj_attribute pp_state_attr = __ATTR_RO(state);
+
+static struct attribute *pp_instance_attrs[] = {
+	&pp_id_attr.attr,
+	&pp_source_attr.attr,
+	&pp_buffer_size_attr.attr,
+	&pp_state_attr.attr,
+	&pp_written_attr.attr,
+	&pp_overwritten_attr.attr,
+	&pp_dropped_attr.attr,
+	&pp_bytes_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(pp_instance);
+
+static void pp_event_kobj_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct pp_event_kobj, kobj));
+}
+
+static const struct kobj_type pp_event_ktype = {
+	.release	= pp_event_kobj_release,
+	.sysfs_ops	= &kobj_sysfs_ops,
+	.default_groups	= pp_instance_groups,
+};
+
+/* Module init, after the PMU registered. */
+int pp_sysfs_instances_init(void)
+{
+	pp_instances = kobject_create_and_add("instances",
+					      &pp_pmu_device()->kobj);
+	return pp_instances ? 0 : -ENOMEM;
+}
+
+/* Module exit, every event gone. */
+void pp_sysfs_instances_exit(void)
+{
+	kobject_put(pp_instances);
+}
+
+/**
+ * pp_sysfs_event_add - publish events/<name> and instances/<name>/
+ * @ev: a new event with its id
+ *
+ * Process context, registry lock held.
+ *
+ * Return: 0, or a negative errno with nothing published.
+ */
+int pp_sysfs_event_add(struct pp_event *ev)
+{
+	struct device_attribute *da = &ev->alias_attr.attr;
+	struct pp_event_kobj *ek;
+	int ret;
+
+	snprintf(ev->alias, sizeof(ev->alias), "id=%u,period=1", ev->entry.id);
+	sysfs_attr_init(&da->attr);
+	da->attr.name = ev->entry.name;
+	da->attr.mode = 0444;
+	da->show = perf_event_sysfs_show;
+	ev->alias_attr.event_str = ev->alias;
+
+	ret = pp_attr_list_add(&pp_event_attrs, &da->attr);
+	if (ret)
+		return ret;
+	pp_events_group.attrs = pp_event_attrs.attrs;
+	ret = sysfs_add_file_to_group(&pp_pmu_device()->kobj, &da->attr,
+				      pp_events_group.name);
+	if (ret)
+		goto err_list;
+
+	ek = kzalloc(sizeof(*ek), GFP_KERNEL);
+	if (!ek) {
+		ret = -ENOMEM;
+		goto err_file;
+	}
+	ek->ev = ev;
+	ret = kobject_init_and_add(&ek->kobj, &pp_event_ktype, pp_instances,
+				   "%s", ev->entry.name);
+	if (ret) {
+		kobject_put(&ek->kobj);
+		goto err_file;
+	}
+	ev->kobj = &ek->kobj;
+	return 0;
+
+err_file:
+	sysfs_remove_file_from_group(&pp_pmu_device()->kobj, &da->attr,
+				     pp_events_group.name);
+err_list:
+	pp_attr_list_del(&pp_event_attrs, &da->attr);
+	pp_events_group.attrs = pp_event_attrs.attrs;
+	return ret;
+}
+
+/*
+ * Remove what pp_sysfs_event_add() published.  Process context, registry
+ * lock held; returns when no show() of the event runs any more.
+ */
+void pp_sysfs_event_del(struct pp_event *ev)
+{
+	struct attribute *attr = &ev->alias_attr.attr.attr;
+
+	kobject_del(ev->kobj);
+	kobject_put(ev->kobj);
+	ev->kobj = NULL;
+	sysfs_remove_file_from_group(&pp_pmu_device()->kobj, attr,
+				     pp_events_group.name);
+	pp_attr_list_del(&pp_event_attrs, attr);
+	pp_events_group.attrs = pp_event_attrs.attrs;
 }

@@ -3,17 +3,28 @@
  * perf_persistent.h - userspace interface of the perf-persistent module
  *
  * Persistent events record into kernel-owned per-CPU buffers with no process
- * holding a file descriptor.  Readers connect to them through the "persistent"
- * perf PMU, whose dynamic type is published in
+ * holding a file descriptor.  They are created, attached, detached, paused
+ * and destroyed through the control device /dev/perf_persistent, listed in
+ * /sys/bus/event_source/devices/persistent/events/, and read through the
+ * "persistent" perf PMU, whose dynamic type is published in
  * /sys/bus/event_source/devices/persistent/type.
+ *
+ * Structs passed to ioctls carry their own size as the first member so that
+ * they can grow: the kernel accepts any size from the first published
+ * version (*_SIZE_VER0) up, as long as the bytes it does not know are zero.
  */
 #ifndef _UAPI_LINUX_PERF_PERSISTENT_H
 #define _UAPI_LINUX_PERF_PERSISTENT_H
 
+#include <linux/ioctl.h>
+#include <linux/perf_event.h>
 #include <linux/types.h>
 
 /* Name of the PMU under /sys/bus/event_source/devices/. */
 #define PERF_PERSISTENT_PMU_NAME	"persistent"
+
+/* The control device. */
+#define PERF_PERSISTENT_DEVICE		"/dev/perf_persistent"
 
 /*
  * A reader selects the persistent event it connects to by the event's id in
@@ -21,5 +32,183 @@
  * bits of config, config1 and config2 that no format term names must be zero.
  */
 #define PERF_PERSISTENT_CONFIG_ID_MASK	0xffffffffULL
+
+/*
+ * Event names: 1 to 31 characters of [a-z0-9_], starting with a letter, so
+ * that "persistent/<name>/" parses as an alias in the perf tool.  Names the
+ * perf tool reads as something else are refused: its built-in terms
+ * (config, period, name, ...), the PMU's format terms, and r<hex digits>.
+ */
+#define PERF_PERSISTENT_NAME_MAX	32	/* including the terminating NUL */
+
+/*
+ * Per-CPU buffer size in bytes: a power-of-two number of pages, at most
+ * PERF_PERSISTENT_BUFFER_MAX.  0 asks for the module's default
+ * (module parameter buffer_kb).
+ */
+#define PERF_PERSISTENT_BUFFER_MAX	(64ULL << 20)
+
+/*
+ * Sample fields a persistent event can record (perf_event_attr::sample_type);
+ * others are refused with EOPNOTSUPP.  Records use perf's PERF_RECORD_SAMPLE
+ * layout for these fields, in perf's order:
+ *
+ *	struct perf_event_header header;   type PERF_RECORD_SAMPLE
+ *	{ u64 id;         } IDENTIFIER     the persistent event's id
+ *	{ u64 ip;         } IP
+ *	{ u32 pid, tid;   } TID
+ *	{ u64 time;       } TIME           local_clock(), perf's clock
+ *	{ u64 addr;       } ADDR
+ *	{ u64 id;         } ID             the persistent event's id
+ *	{ u32 cpu, res;   } CPU
+ *	{ u64 period;     } PERIOD
+ *	{ u32 size; char data[size]; } RAW (4 + size padded to 8 bytes)
+ */
+#define PERF_PERSISTENT_SAMPLE_TYPES					\
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
+	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+
+/* perf_persistent_create::flags */
+#define PERF_PERSISTENT_CREATE_DETACHED	(1U << 0)	/* owned by no fd */
+
+/**
+ * struct perf_persistent_create - argument of PERF_PERSISTENT_IOC_CREATE
+ * @size:	sizeof(struct perf_persistent_create)
+ * @flags:	PERF_PERSISTENT_CREATE_*; without DETACHED the new event is
+ *		attached to the file descriptor the ioctl was made on and is
+ *		destroyed when that file is closed
+ * @attr:	user pointer to the source struct perf_event_attr, whose own
+ *		size field is honoured as perf_event_open() honours it
+ * @buffer_size: per-CPU buffer size in bytes (see PERF_PERSISTENT_BUFFER_MAX)
+ * @id:		out: the new event's id, unique while the module is loaded
+ * @name:	the event's name, NUL-terminated
+ */
+struct perf_persistent_create {
+	__u32	size;
+	__u32	flags;
+	__u64	attr;
+	__u64	buffer_size;
+	__u32	id;
+	__u32	__reserved;
+	char	name[PERF_PERSISTENT_NAME_MAX];
+};
+
+#define PERF_PERSISTENT_CREATE_SIZE_VER0	64
+
+/* perf_persistent_info::state */
+#define PERF_PERSISTENT_STATE_ATTACHED	(1U << 0)	/* owned by some fd */
+#define PERF_PERSISTENT_STATE_OWNED	(1U << 1)	/* ... by this fd */
+#define PERF_PERSISTENT_STATE_PAUSED	(1U << 2)
+
+/**
+ * struct perf_persistent_cpu_stats - one CPU's buffer and counter
+ * @cpu:	CPU number
+ * @online:	1 while the CPU is online and its kernel counter runs
+ * @written:	records stored into the buffer
+ * @overwritten: stored records since overwritten by newer ones
+ * @dropped:	records not stored: the event was paused, or the record did
+ *		not fit the buffer
+ * @bytes:	bytes of records stored
+ * @count:	the source counter's value on this CPU (perf_event_read_value)
+ * @head:	the buffer's published head: logical position of the newest
+ *		record, decreasing as records are written (backward writing)
+ * @tail:	logical position just past the oldest record still held
+ *
+ * written == records held + overwritten, where the records held are the
+ * ones between head and tail.
+ */
+struct perf_persistent_cpu_stats {
+	__u32	cpu;
+	__u32	online;
+	__u64	written;
+	__u64	overwritten;
+	__u64	dropped;
+	__u64	bytes;
+	__u64	count;
+	__u64	head;
+	__u64	tail;
+};
+
+/**
+ * struct perf_persistent_info - argument of PERF_PERSISTENT_IOC_INFO
+ * @size:	sizeof(struct perf_persistent_info)
+ * @id:		in: the event's id, or 0 to select it by @name; out: its id
+ * @state:	out: PERF_PERSISTENT_STATE_*
+ * @nr_cpus:	in: capacity of @cpu_stats; out: number of CPUs with a
+ *		buffer (the kernel fills at most the capacity)
+ * @buffer_size: out: per-CPU buffer size in bytes
+ * @attr:	in: user pointer to a struct perf_event_attr receiving the
+ *		source attr, or 0; @attr_size bytes are written
+ * @attr_size:	in: size of the struct at @attr
+ * @__reserved: must be zero
+ * @cpu_stats:	in: user pointer to @nr_cpus struct perf_persistent_cpu_stats,
+ *		or 0
+ * @name:	in (when @id is 0) and out: the event's name
+ */
+struct perf_persistent_info {
+	__u32	size;
+	__u32	id;
+	__u32	state;
+	__u32	nr_cpus;
+	__u64	buffer_size;
+	__u64	attr;
+	__u32	attr_size;
+	__u32	__reserved;
+	__u64	cpu_stats;
+	char	name[PERF_PERSISTENT_NAME_MAX];
+};
+
+#define PERF_PERSISTENT_INFO_SIZE_VER0		80
+
+/**
+ * struct perf_persistent_list - argument of PERF_PERSISTENT_IOC_LIST
+ * @size:	sizeof(struct perf_persistent_list)
+ * @nr:		in: capacity of @ids; out: number of ids written
+ * @start:	in: list ids greater than this one (0 to start)
+ * @total:	out: number of events that exist
+ * @ids:	in: user pointer to @nr __u32, filled with ids in ascending
+ *		order
+ *
+ * Iterate by passing the last id returned as @start until @nr comes back 0.
+ */
+struct perf_persistent_list {
+	__u32	size;
+	__u32	nr;
+	__u32	start;
+	__u32	total;
+	__u64	ids;
+};
+
+#define PERF_PERSISTENT_LIST_SIZE_VER0		24
+
+#define PERF_PERSISTENT_IOC_MAGIC	0xb9
+
+/* Create an event; the argument is struct perf_persistent_create. */
+#define PERF_PERSISTENT_IOC_CREATE	\
+	_IOWR(PERF_PERSISTENT_IOC_MAGIC, 1, struct perf_persistent_create)
+/*
+ * The next five take an event id as the ioctl argument.
+ *
+ * DESTROY: remove the event from every listing and stop it; it is freed when
+ *	its last reader is gone.  EBUSY if another fd owns it.
+ * DETACH: the event owned by this fd becomes persistent: it outlives the fd.
+ *	EALREADY if it is detached, EBUSY if another fd owns it.
+ * ATTACH: bind a persistent event's lifetime to this fd again: closing the
+ *	fd destroys it.  EALREADY if this fd owns it, EBUSY if another does.
+ * PAUSE / RESUME: while paused, new records are dropped (and counted);
+ *	what the buffers hold is kept.
+ */
+#define PERF_PERSISTENT_IOC_DESTROY	_IO(PERF_PERSISTENT_IOC_MAGIC, 2)
+#define PERF_PERSISTENT_IOC_DETACH	_IO(PERF_PERSISTENT_IOC_MAGIC, 3)
+#define PERF_PERSISTENT_IOC_ATTACH	_IO(PERF_PERSISTENT_IOC_MAGIC, 4)
+#define PERF_PERSISTENT_IOC_PAUSE	_IO(PERF_PERSISTENT_IOC_MAGIC, 5)
+#define PERF_PERSISTENT_IOC_RESUME	_IO(PERF_PERSISTENT_IOC_MAGIC, 6)
+/* Describe one event; the argument is struct perf_persistent_info. */
+#define PERF_PERSISTENT_IOC_INFO	\
+	_IOWR(PERF_PERSISTENT_IOC_MAGIC, 7, struct perf_persistent_info)
+/* List event ids; the argument is struct perf_persistent_list. */
+#define PERF_PERSISTENT_IOC_LIST	\
+	_IOWR(PERF_PERSISTENT_IOC_MAGIC, 8, struct perf_persistent_list)
 
 #endif /* _UAPI_LINUX_PERF_PERSISTENT_H */

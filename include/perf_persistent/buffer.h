@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The per-CPU flight-recorder buffer of a persistent event.
+ *
+ * A power-of-two number of pages written backward (as perf's write_backward
+ * ring buffer): the head moves down as records are added, so it always
+ * points at the newest record and a reader walks from it to older records.
+ * When full, the oldest records are overwritten.  Positions are logical
+ * byte offsets that start at 0 and decrease; the byte at logical position x
+ * is data[x & (size - 1)].
+ *
+ * Writers: only the CPU owning the buffer, in any context (task, softirq,
+ * hardirq, NMI), nested.  reserve/write/commit take no lock, allocate
+ * nothing and do bounded work.  Space is claimed with local_cmpxchg() on the
+ * head; the outermost writer alone accounts the new records (eviction of the
+ * overwritten ones, statistics) and publishes head and tail when it
+ * finishes, as perf_output_put_handle() does.
+ */
+#ifndef _PERF_PERSISTENT_BUFFER_H
+#define _PERF_PERSISTENT_BUFFER_H
+
+#include <linux/perf_event.h>
+#include <linux/seqlock.h>
+#include <linux/types.h>
+#include <asm/local.h>
+#include <asm/local64.h>
+
+/**
+ * struct pp_buffer_page - the buffer's first page: what a reader sees
+ * @data_offset: offset of the data area from the start of this page
+ * @data_size: size of the data area in bytes, a power of two
+ * @head: logical position of the newest record (published)
+ * @tail: logical position just past the oldest record still held
+ *
+ * The records held are those in [head, tail); tail - head <= data_size.
+ * @head and @tail are written by the outermost writer after the records
+ * (smp_wmb()); read them with smp_load_acquire() / smp_rmb().
+ */
+struct pp_buffer_page {
+	u64	data_offset;
+	u64	data_size;
+	u64	head;
+	u64	tail;
+};
+
+/**
+ * struct pp_buffer_stats - a consistent snapshot of one buffer
+ * @head: published head
+ * @tail: logical position just past the oldest record held
+ * @written: records stored
+ * @overwritten: stored records since overwritten by newer ones
+ * @dropped: records refused: paused, too large, or no room left by
+ *	records of interrupted writers not yet accounted
+ * @bytes: bytes of records stored
+ *
+ * written == records in [head, tail) + overwritten.
+ */
+struct pp_buffer_stats {
+	u64	head;
+	u64	tail;
+	u64	written;
+	u64	overwritten;
+	u64	dropped;
+	u64	bytes;
+};
+
+struct pp_buffer {
+	/* Writer side, this CPU only. */
+	local_t			nest;
+	local_t			head;
+	unsigned long		done;
+	unsigned long		tail;
+	u64			written;
+	u64			overwritten;
+	u64			bytes;
+	local64_t		dropped;
+	seqcount_t		seq;
+	int			paused;
+
+	/* Set at allocation. */
+	unsigned long		size;
+	unsigned long		*starts;
+	void			*data;
+	struct pp_buffer_page	*page;
+};
+
+/* Records are multiples of 8 bytes and start 8-byte aligned. */
+#define PP_RECORD_ALIGN		8
+
+struct pp_buffer *pp_buffer_alloc(unsigned long size);
+void pp_buffer_free(struct pp_buffer *buf);
+
+int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
+		      unsigned long *pos);
+void pp_buffer_write(struct pp_buffer *buf, unsigned long pos,
+		     const void *src, unsigned int len);
+void pp_buffer_zero(struct pp_buffer *buf, unsigned long pos,
+		    unsigned int len);
+void pp_buffer_commit(struct pp_buffer *buf);
+
+void pp_buffer_set_paused(struct pp_buffer *buf, bool paused);
+void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st);
+void pp_buffer_read(const struct pp_buffer *buf, unsigned long pos,
+		    void *dst, unsigned int len);
+
+#endif /* _PERF_PERSISTENT_BUFFER_H */

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Persistent events: a source perf_event_attr counted and sampled on every
+ * online CPU by kernel counters, recording into per-CPU flight-recorder
+ * buffers owned by the module.
+ */
+#ifndef _PERF_PERSISTENT_EVENT_H
+#define _PERF_PERSISTENT_EVENT_H
+
+#include <linux/cpuhotplug.h>
+#include <linux/perf_event.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+#include <uapi/linux/perf_persistent.h>
+
+#include "perf_persistent/buffer.h"
+#include "perf_persistent/record.h"
+#include "perf_persistent/registry.h"
+
+struct kobject;
+struct pp_event;
+
+/**
+ * struct pp_cpu - a persistent event on one CPU
+ * @ev: the event
+ * @counter: the source's kernel counter; NULL while the CPU is offline
+ * @buf: the CPU's buffer, allocated when the CPU is first online and kept
+ *	(with its records) while it is offline
+ * @count_base: counts of counters released when the CPU went offline
+ *
+ * @counter and @count_base change only in CPU-hotplug callbacks; read them
+ * under cpus_read_lock().  @buf is set once, before @counter.
+ */
+struct pp_cpu {
+	struct pp_event		*ev;
+	struct perf_event	*counter;
+	struct pp_buffer	*buf;
+	u64			count_base;
+};
+
+/**
+ * struct pp_event - a persistent event
+ * @entry: id, name, ownership and references (registry.h)
+ * @attr: the source attr, as the kernel counters were created with it
+ * @fmt: what each record holds
+ * @buffer_size: per-CPU buffer size in bytes
+ * @cpus: per-CPU state
+ * @node: instance of the module's CPU-hotplug state
+ * @creating: set while the counters are first created: a failure then fails
+ *	the creation, while a failure at a later CPU online is logged only
+ * @paused: under the registry lock and cpus_read_lock()
+ * @alias: "id=<id>,period=1": the events/<name> alias
+ * @alias_attr: the events/<name> sysfs attribute
+ * @kobj: the instances/<name>/ directory
+ * @rcu: frees the event after lockless lookups are done with it
+ */
+struct pp_event {
+	struct pp_entry			entry;
+	struct perf_event_attr		attr;
+	struct pp_record_fmt		fmt;
+	unsigned long			buffer_size;
+	struct pp_cpu __percpu		*cpus;
+	struct hlist_node		node;
+	bool				creating;
+	bool				paused;
+	char				alias[48];
+	struct perf_pmu_events_attr	alias_attr;
+	struct kobject			*kobj;
+	struct rcu_head			rcu;
+};
+
+/**
+ * struct pp_event_spec - what to create
+ * @name: the event's name
+ * @attr: the source attr
+ * @buffer_size: per-CPU buffer size in bytes, 0 for the default
+ * @owner_file: the file the event is attached to, NULL to create it detached
+ */
+struct pp_event_spec {
+	const char		*name;
+	struct perf_event_attr	attr;
+	u64			buffer_size;
+	const void		*owner_file;
+};
+
+/**
+ * struct pp_event_info - what INFO reports besides per-CPU statistics
+ * @id: the event's id
+ * @name: its name
+ * @state: PERF_PERSISTENT_STATE_* as seen from the asking file
+ * @nr_cpus: CPUs that have a buffer
+ * @buffer_size: per-CPU buffer size in bytes
+ * @attr: the source attr
+ */
+struct pp_event_info {
+	u32			id;
+	char			name[PERF_PERSISTENT_NAME_MAX];
+	u32			state;
+	u32			nr_cpus;
+	u64			buffer_size;
+	struct perf_event_attr	attr;
+};
+
+extern unsigned long pp_default_buffer_size;
+
+int pp_events_init(void);
+void pp_events_exit(void);
+
+int pp_event_create(const struct pp_event_spec *spec, u32 *id);
+int pp_event_destroy(u32 id, const void *file);
+int pp_event_detach(u32 id, const void *file);
+int pp_event_attach(u32 id, const void *file);
+int pp_event_pause(u32 id, bool paused);
+void pp_events_release_file(const void *file);
+int pp_event_info(u32 id, const char *name, const void *file,
+		  struct pp_event_info *info,
+		  struct perf_persistent_cpu_stats *stats, unsigned int nr);
+int pp_event_list(u32 start, u32 *ids, unsigned int nr, u32 *total);
+
+u32 pp_event_state(const struct pp_event *ev, const void *file);
+void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum);
+int pp_buffer_size_check(u64 size);
+
+#endif /* _PERF_PERSISTENT_EVENT_H */

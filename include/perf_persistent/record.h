@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Encoding one sample of a persistent event's source into a record in its
+ * per-CPU buffer, in perf's PERF_RECORD_SAMPLE layout.
+ */
+#ifndef _PERF_PERSISTENT_RECORD_H
+#define _PERF_PERSISTENT_RECORD_H
+
+#include <linux/types.h>
+
+struct perf_sample_data;
+struct pp_buffer;
+struct pt_regs;
+
+/**
+ * struct pp_record_fmt - what a persistent event's records hold
+ * @sample_type: PERF_SAMPLE_* bits, a subset of PERF_PERSISTENT_SAMPLE_TYPES
+ * @id: the value of the IDENTIFIER and ID fields: the event's id
+ */
+struct pp_record_fmt {
+	u64	sample_type;
+	u64	id;
+};
+
+/* Largest RAW payload a record can carry (the header's size is a u16). */
+#define PP_RECORD_RAW_MAX	(U16_MAX - 128)
+
+bool pp_record_sample_type_ok(u64 sample_type);
+int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
+		     const struct perf_sample_data *data,
+		     struct pt_regs *regs);
+
+#endif /* _PERF_PERSISTENT_RECORD_H */

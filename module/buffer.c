@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: per-CPU flight-recorder buffer, written backward
+ *
+ * Layout: one control page (struct pp_buffer_page) followed by the data
+ * area, allocated with vmalloc_user() so that it can be mapped to readers.
+ *
+ * Logical positions start at 0 and decrease: a record of size s is written
+ * at [head - s, head) and the head becomes head - s.  The records between
+ * the head and the tail are held; older bytes are overwritten as the head
+ * comes round.
+ *
+ * Eviction.  To know how many records were overwritten, the outermost
+ * writer keeps a bitmap with one bit per 8 bytes of data marking where a
+ * held record starts.  The oldest held record is the one whose start is the
+ * highest marked position below the tail; evicting it clears its bit and
+ * moves the tail to its start.  Each record is evicted once, and the search
+ * for its start scans no more bits than the record is long (plus, at most
+ * once per lap of the buffer, the bits up to the wrap), so the work per
+ * record stays bounded.
+ *
+ * Nesting.  A writer interrupted between reserve and commit (by an IRQ or
+ * NMI that writes too) does not lose anything: nested writers claim space
+ * below it with local_cmpxchg() and leave the accounting and the
+ * publication to the outermost writer, which repeats them until the head
+ * stops moving (perf_output_put_handle() does the same).  So that the
+ * accounting walk never reads bytes a nested writer has already reused, a
+ * reservation that would leave more than the buffer's size unaccounted is
+ * refused and counted as dropped.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "perf_persistent/buffer.h"
+
+static unsigned long slot(const struct pp_buffer *buf, unsigned long pos)
+{
+	return (pos & (buf->size - 1)) / PP_RECORD_ALIGN;
+}
+
+/**
+ * pp_buffer_alloc - allocate an empty buffer
+ * @size: data size in bytes: a power-of-two number of pages
+ *
+ * Process context; may sleep.
+ *
+ * Return: the buffer, ERR_PTR(-EINVAL) for a bad size, ERR_PTR(-ENOMEM).
+ */
+struct pp_buffer *pp_buffer_alloc(unsigned long size)
+{
+	struct pp_buffer *buf;
+
+	if (size < PAGE_SIZE || !is_power_of_2(size))
+		return ERR_PTR(-EINVAL);
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	buf->size = size;
+	seqcount_init(&buf->seq);
+	local_set(&buf->nest, 0);
+	local_set(&buf->head, 0);
+	local64_set(&buf->dropped, 0);
+
+	buf->starts = kvcalloc(BITS_TO_LONGS(size / PP_RECORD_ALIGN),
+			       sizeof(unsigned long), GFP_KERNEL);
+	if (!buf->starts)
+		goto err_free;
+	/* Zeroed: a reader meets a zero-sized header where nothing was written. */
+	buf->page = vmalloc_user(PAGE_SIZE + size);
+	if (!buf->page)
+		goto err_starts;
+	buf->data = (void *)buf->page + PAGE_SIZE;
+	buf->page->data_offset = PAGE_SIZE;
+	buf->page->data_size = size;
+	return buf;
+
+err_starts:
+	kvfree(buf->starts);
+err_free:
+	kfree(buf);
+	return ERR_PTR(-ENOMEM);
+}
+
+/* Process context; no writer may be running or start on @buf. */
+void pp_buffer_free(struct pp_buffer *buf)
+{
+	if (!buf)
+		return;
+	vfree(buf->page);
+	kvfree(buf->starts);
+	kfree(buf);
+}
+
+/**
+ * pp_buffer_reserve - claim space for a record of @size bytes
+ * @buf: this CPU's buffer
+ * @size: record size, a multiple of PP_RECORD_ALIGN
+ * @pos: out: logical position of the record's first byte
+ *
+ * Any context, preemption disabled, on the CPU owning @buf.  On success the
+ * caller writes the record with pp_buffer_write() and must call
+ * pp_buffer_commit().  On failure the record is counted as dropped and
+ * nothing is to be committed.
+ *
+ * Return: 0, -EAGAIN while paused, -E2BIG if the record can never fit,
+ * -ENOSPC if interrupted writers hold the space.
+ */
+int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
+		      unsigned long *pos)
+{
+	unsigned long head, new;
+
+	if (unlikely(READ_ONCE(buf->paused))) {
+		local64_inc(&buf->dropped);
+		return -EAGAIN;
+	}
+	if (unlikely(size > buf->size)) {
+		local64_inc(&buf->dropped);
+		return -E2BIG;
+	}
+
+	local_inc(&buf->nest);
+	/* The nest count before the head: see pp_buffer_commit(). */
+	barrier();
+	do {
+		head = local_read(&buf->head);
+		new = head - size;
+		if (unlikely(READ_ONCE(buf->done) - new > buf->size)) {
+			local64_inc(&buf->dropped);
+			/* Publish what the writers we interrupted left to us. */
+			pp_buffer_commit(buf);
+			return -ENOSPC;
+		}
+	} while (local_cmpxchg(&buf->head, head, new) != head);
+
+	*pos = new;
+	return 0;
+}
+
+/**
+ * pp_buffer_write - copy @len bytes to logical position @pos
+ * @buf: the buffer
+ * @pos: position inside a reserved record
+ * @src: source
+ * @len: bytes; may run past the end of the data area, which wraps
+ *
+ * Any context.
+ */
+void pp_buffer_write(struct pp_buffer *buf, unsigned long pos,
+		     const void *src, unsigned int len)
+{
+	unsigned long off = pos & (buf->size - 1);
+	unsigned int first = min_t(unsigned long, len, buf->size - off);
+
+	memcpy(buf->data + off, src, first);
+	if (first < len)
+		memcpy(buf->data, src + first, len - first);
+}
+
+/* As pp_buffer_write(), writing zeroes (record padding). */
+void pp_buffer_zero(struct pp_buffer *buf, unsigned long pos, unsigned int len)
+{
+	unsigned long off = pos & (buf->size - 1);
+	unsigned int first = min_t(unsigned long, len, buf->size - off);
+
+	memset(buf->data + off, 0, first);
+	if (first < len)
+		memset(buf->data, 0, len - first);
+}
+
+/**
+ * pp_buffer_read - copy @len bytes from logical position @pos
+ * @buf: the buffer
+ * @pos: logical position
+ * @dst: destination
+ * @len: bytes; may run past the end of the data area, which wraps
+ */
+void pp_buffer_read(const struct pp_buffer *buf, unsigned long pos,
+		    void *dst, unsigned int len)
+{
+	unsigned long off = pos & (buf->size - 1);
+	unsigned int first = min_t(unsigned long, len, buf->size - off);
+
+	memcpy(dst, buf->data + off, first);
+	if (first < len)
+		memcpy(dst + first, buf->data, len - first);
+}
+
+/*
+ * Logical start of the oldest held record: the highest marked slot below
+ * @tail.  Only called while records are held, so a mark exists within one
+ * buffer size below @tail.
+ */
+static unsigned long oldest_start(const struct pp_buffer *buf,
+				  unsigned long tail)
+{
+	unsigned long nbits = buf->size / PP_RECORD_ALIGN;
+	unsigned long last = slot(buf, tail - PP_RECORD_ALIGN);
+	unsigned long bit;
+
+	bit = find_last_bit(buf->starts, last + 1);
+	if (bit > last)
+		bit = find_last_bit(buf->starts, nbits);
+	return tail - PP_RECORD_ALIGN -
+	       ((last - bit) & (nbits - 1)) * PP_RECORD_ALIGN;
+}
+
+/*
+ * Account the records in [head, done): evict the records they overwrote,
+ * mark where each new one starts, count them.  Outermost writer only.
+ */
+static void pp_buffer_account(struct pp_buffer *buf, unsigned long head)
+{
+	unsigned long pos;
+
+	while (buf->tail - head > buf->size) {
+		unsigned long start = oldest_start(buf, buf->tail);
+
+		__clear_bit(slot(buf, start), buf->starts);
+		buf->tail = start;
+		buf->overwritten++;
+	}
+
+	for (pos = head; pos != buf->done; ) {
+		const struct perf_event_header *hdr =
+			buf->data + (pos & (buf->size - 1));
+		unsigned int size = hdr->size;
+
+		/* Only our own writers write here; anything else is a bug. */
+		if (WARN_ON_ONCE(size < sizeof(*hdr) ||
+				 size % PP_RECORD_ALIGN ||
+				 size > buf->done - pos))
+			break;
+		__set_bit(slot(buf, pos), buf->starts);
+		buf->written++;
+		buf->bytes += size;
+		pos += size;
+	}
+	buf->done = head;
+}
+
+/**
+ * pp_buffer_commit - finish a record; publish if outermost
+ * @buf: the buffer a record was reserved in
+ *
+ * Any context, on the CPU owning @buf.
+ */
+void pp_buffer_commit(struct pp_buffer *buf)
+{
+	unsigned long head;
+
+again:
+	head = local_read(&buf->head);
+	if (local_read(&buf->nest) > 1) {
+		local_dec(&buf->nest);
+		return;
+	}
+
+	if (head != buf->done) {
+		raw_write_seqcount_begin(&buf->seq);
+		pp_buffer_account(buf, head);
+		/*
+		 * The records and the accounting before the new head and tail:
+		 * pairs with the smp_rmb() in readers between reading head and
+		 * tail and reading records.
+		 */
+		smp_wmb();
+		WRITE_ONCE(buf->page->tail, buf->tail);
+		WRITE_ONCE(buf->page->head, head);
+		raw_write_seqcount_end(&buf->seq);
+	}
+
+	/*
+	 * As in perf_output_put_handle(): leave the nest, then look whether
+	 * a writer that interrupted us after we read the head moved it; if so
+	 * its record is ours to account and publish.
+	 */
+	barrier();
+	local_dec(&buf->nest);
+	barrier();
+	if (unlikely(head != local_read(&buf->head))) {
+		local_inc(&buf->nest);
+		goto again;
+	}
+}
+
+/**
+ * pp_buffer_set_paused - stop or restart storing records
+ * @buf: the buffer
+ * @paused: true to drop (and count) new records, false to store them
+ *
+ * Any context.  Writers already past the check finish their record; the
+ * caller waits for them (synchronize_rcu()) when it needs a still buffer.
+ */
+void pp_buffer_set_paused(struct pp_buffer *buf, bool paused)
+{
+	WRITE_ONCE(buf->paused, paused);
+}
+
+/**
+ * pp_buffer_stats - read a consistent snapshot of @buf's counters
+ * @buf: the buffer
+ * @st: out
+ *
+ * Any context but NMI on @buf's CPU; lock-free (retries while the outermost
+ * writer accounts).
+ */
+void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st)
+{
+	unsigned int seq;
+
+	do {
+		seq = raw_read_seqcount_begin(&buf->seq);
+		st->head = buf->done;
+		st->tail = buf->tail;
+		st->written = buf->written;
+		st->overwritten = buf->overwritten;
+		st->bytes = buf->bytes;
+	} while (read_seqcount_retry(&buf->seq, seq));
+	st->dropped = local64_read(&buf->dropped);
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: the control device /dev/perf_persistent
+ *
+ * A misc device, mode 0600, with one ioctl per verb (see the UAPI header).
+ * Each open file may own persistent events: an event created without
+ * PERF_PERSISTENT_CREATE_DETACHED, or attached, is destroyed when the file
+ * is released.  Structs carry their size and are copied with
+ * copy_struct_from_user(), so they can grow.
+ *
+ * All of it runs in process context; the event layer does the locking.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <uapi/linux/perf_persistent.h>
+
+#include "perf_persistent/control.h"
+#include "perf_persistent/event.h"
+
+/*
+ * Copy a struct that starts with its u32 size: sizes below @ver0 are
+ * -EINVAL, larger ones than the kernel knows need a zero tail (-E2BIG).
+ */
+static int copy_sized(void *dst, size_t ksize, const void __user *src,
+		      size_t ver0, u32 *usize)
+{
+	u32 size;
+
+	if (get_user(size, (const u32 __user *)src))
+		return -EFAULT;
+	if (size < ver0 || size > PAGE_SIZE)
+		return size < ver0 ? -EINVAL : -E2BIG;
+	*usize = size;
+	return copy_struct_from_user(dst, ksize, src, size);
+}
+
+/* As perf_event_open() reads its attr: size 0 means the first version. */
+static int copy_attr(struct perf_event_attr *attr, u64 uptr)
+{
+	const void __user *uattr = u64_to_user_ptr(uptr);
+	u32 size;
+	int ret;
+
+	if (get_user(size, (const u32 __user *)(uattr +
+			offsetof(struct perf_event_attr, size))))
+		return -EFAULT;
+	if (!size)
+		size = PERF_ATTR_SIZE_VER0;
+	if (size < PERF_ATTR_SIZE_VER0)
+		return -EINVAL;
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+	ret = copy_struct_from_user(attr, sizeof(*attr), uattr, size);
+	if (ret)
+		return ret;
+	attr->size = sizeof(*attr);
+	return 0;
+}
+
+static long pp_ioc_create(struct file *file, void __user *argp)
+{
+	struct perf_persistent_create c;
+	struct pp_event_spec spec = {};
+	u32 usize, id;
+	int ret;
+
+	ret = copy_sized(&c, sizeof(c), argp, PERF_PERSISTENT_CREATE_SIZE_VER0,
+			 &usize);
+	if (ret)
+		return ret;
+	if (c.flags & ~PERF_PERSISTENT_CREATE_DETACHED || c.__reserved)
+		return -EINVAL;
+	if (strnlen(c.name, sizeof(c.name)) == sizeof(c.name))
+		return -EINVAL;
+	ret = copy_attr(&spec.attr, c.attr);
+	if (ret)
+		return ret;
+	spec.name = c.name;
+	spec.buffer_size = c.buffer_size;
+	spec.owner_file = c.flags & PERF_PERSISTENT_CREATE_DETACHED ? NULL : file;
+
+	ret = pp_event_create(&spec, &id);
+	if (ret)
+		return ret;
+	if (put_user(id, (u32 __user *)(argp +
+			offsetof(struct perf_persistent_create, id)))) {
+		/* The caller cannot learn the id: undo rather than leak. */
+		pp_event_destroy(id, file);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+static long pp_ioc_info(struct file *file, void __user *argp)
+{
+	struct perf_persistent_cpu_stats *stats = NULL;
+	struct perf_persistent_info in;
+	struct pp_event_info *info;
+	unsigned int nr;
+	u32 usize;
+	int ret;
+
+	ret = copy_sized(&in, sizeof(in), argp, PERF_PERSISTENT_INFO_SIZE_VER0,
+			 &usize);
+	if (ret)
+		return ret;
+	if (in.__reserved)
+		return -EINVAL;
+	if (!in.id && strnlen(in.name, sizeof(in.name)) == sizeof(in.name))
+		return -EINVAL;
+
+	nr = in.cpu_stats ? min_t(u32, in.nr_cpus, num_possible_cpus()) : 0;
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (nr)
+		stats = kcalloc(nr, sizeof(*stats), GFP_KERNEL);
+	if (!info || (nr && !stats)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	ret = pp_event_info(in.id, in.name, file, info, stats, nr);
+	if (ret)
+		goto out;
+
+	ret = -EFAULT;
+	if (in.attr && copy_to_user(u64_to_user_ptr(in.attr), &info->attr,
+				    min_t(u32, in.attr_size, sizeof(info->attr))))
+		goto out;
+	if (nr && copy_to_user(u64_to_user_ptr(in.cpu_stats), stats,
+			       min(nr, info->nr_cpus) * sizeof(*stats)))
+		goto out;
+	in.id = info->id;
+	in.state = info->state;
+	in.nr_cpus = info->nr_cpus;
+	in.buffer_size = info->buffer_size;
+	memset(in.name, 0, sizeof(in.name));
+	strscpy(in.name, info->name, sizeof(in.name));
+	if (copy_to_user(argp, &in, min_t(u32, usize, sizeof(in))))
+		goto out;
+	ret = 0;
+out:
+	kfree(stats);
+	kfree(info);
+	return ret;
+}
+
+/* Bound one LIST call's kernel buffer; callers iterate with @start. */
+#define PP_LIST_MAX	1024
+
+static long pp_ioc_list(void __user *argp)
+{
+	struct perf_persistent_list l;
+	u32 usize, *ids;
+	int n, ret;
+
+	ret = copy_sized(&l, sizeof(l), argp, PERF_PERSISTENT_LIST_SIZE_VER0,
+			 &usize);
+	if (ret)
+		return ret;
+	l.nr = min_t(u32, l.nr, PP_LIST_MAX);
+	if (l.nr && !l.ids)
+		return -EINVAL;
+	ids = kcalloc(max_t(u32, l.nr, 1), sizeof(*ids), GFP_KERNEL);
+	if (!ids)
+		return -ENOMEM;
+	n = pp_event_list(l.start, ids, l.nr, &l.total);
+	ret = -EFAULT;
+	if (n && copy_to_user(u64_to_user_ptr(l.ids), ids, n * sizeof(*ids)))
+		goto out;
+	l.nr = n;
+	if (copy_to_user(argp, &l, min_t(u32, usize, sizeof(l))))
+		goto out;
+	ret = 0;
+out:
+	kfree(ids);
+	return ret;
+}
+
+/* The verbs that change events need the right to monitor the system. */
+static bool pp_privileged_cmd(unsigned int cmd)
+{
+	switch (cmd) {
+	case PERF_PERSISTENT_IOC_CREATE:
+	case PERF_PERSISTENT_IOC_DESTROY:
+	case PERF_PERSISTENT_IOC_DETACH:
+	case PERF_PERSISTENT_IOC_ATTACH:
+	case PERF_PERSISTENT_IOC_PAUSE:
+	case PERF_PERSISTENT_IOC_RESUME:
+		return true;
+	}
+	return false;
+}
+
+static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	void __user *argp = (void __user *)arg;
+	u32 id = arg;
+
+	if (pp_privileged_cmd(cmd) && !perfmon_capable())
+		return -EPERM;
+	/* The id verbs take a u32; anything above is not an id. */
+	switch (cmd) {
+	case PERF_PERSISTENT_IOC_DESTROY:
+	case PERF_PERSISTENT_IOC_DETACH:
+	case PERF_PERSISTENT_IOC_ATTACH:
+	case PERF_PERSISTENT_IOC_PAUSE:
+	case PERF_PERSISTENT_IOC_RESUME:
+		if (arg > U32_MAX)
+			return -ENOENT;
+	}
+
+	switch (cmd) {
+	case PERF_PERSISTENT_IOC_CREATE:
+		return pp_ioc_create(file, argp);
+	case PERF_PERSISTENT_IOC_DESTROY:
+		return pp_event_destroy(id, file);
+	case PERF_PERSISTENT_IOC_DETACH:
+		return pp_event_detach(id, file);
+	case PERF_PERSISTENT_IOC_ATTACH:
+		return pp_event_attach(id, file);
+	case PERF_PERSISTENT_IOC_PAUSE:
+		return pp_event_pause(id, true);
+	case PERF_PERSISTENT_IOC_RESUME:
+		return pp_event_pause(id, false);
+	case PERF_PERSISTENT_IOC_INFO:
+		return pp_ioc_info(file, argp);
+	case PERF_PERSISTENT_IOC_LIST:
+		return pp_ioc_list(argp);
+	}
+	return -ENOTTY;
+}
+
+/* Closing the file destroys the events it owns; open took nothing else. */
+static int pp_release(struct inode *inode, struct file *file)
+{
+	pp_events_release_file(file);
+	return 0;
+}
+
+static const struct file_operations pp_fops = {
+	.owner		= THIS_MODULE,
+	.open		= nonseekable_open,
+	.release	= pp_release,
+	.unlocked_ioctl	= pp_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.llseek		= no_llseek,
+};
+
+static struct miscdevice pp_miscdev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "perf_persistent",
+	.fops	= &pp_fops,
+	.mode	= 0600,
+};
+
+int pp_control_init(void)
+{
+	return misc_register(&pp_miscdev);
+}
+
+void pp_control_exit(void)
+{
+	misc_deregister(&pp_miscdev);
+}

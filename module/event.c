@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: persistent events
+ *
+ * A persistent event is a source perf_event_attr with one kernel counter
+ * per online CPU (perf_event_create_kernel_counter() with our overflow
+ * handler) and one buffer per CPU.  No process and no file descriptor keeps
+ * it alive: the registry or an owning control file does (registry.h).
+ *
+ * Contexts:
+ *   pp_event_overflow()          the source's overflow handler: any context
+ *                                including NMI, on the counter's CPU
+ *   pp_cpu_online/offline()      CPU-hotplug callbacks, process context in
+ *                                the CPU's hotplug thread, hotplug lock held
+ *   everything else              process context
+ *
+ * Lock order:
+ *   pp_registry.lock  ->  cpu_hotplug_lock (cpus_read_lock(), taken inside
+ *   cpuhp_state_{add,remove}_instance())  ->  perf's context locks
+ *   pp_registry.lock  ->  kernfs active references (sysfs removal waits for
+ *   running show() calls; no show() takes pp_registry.lock)
+ * The hotplug callbacks take none of our locks: they touch only the event
+ * instance they are called for, which the hotplug lock protects.
+ *
+ * Lifetime: destroy unlists the event and removes its sysfs files under the
+ * registry lock, then (unlocked) removes the hotplug instance, which
+ * releases the counters, waits for handlers still running (an RCU grace
+ * period covers NMI and preempt-disabled sections) and drops the owner
+ * reference.  The buffers are freed with the last reference.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/log2.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "perf_persistent/buffer.h"
+#include "perf_persistent/event.h"
+#include "perf_persistent/pmu.h"
+#include "perf_persistent/sysfs.h"
+
+/* Per-CPU buffer size used when a creator asks for 0 (module parameter). */
+unsigned long pp_default_buffer_size = 64 * 1024;
+
+static struct pp_registry pp_registry;
+static enum cpuhp_state pp_cpuhp_state;
+
+/**
+ * pp_buffer_size_check - may @size be a per-CPU buffer size?
+ * @size: bytes
+ *
+ * Return: 0, -EINVAL unless a power-of-two number of pages, -E2BIG above
+ * PERF_PERSISTENT_BUFFER_MAX.
+ */
+int pp_buffer_size_check(u64 size)
+{
+	if (size > PERF_PERSISTENT_BUFFER_MAX)
+		return -E2BIG;
+	if (size < PAGE_SIZE || !is_power_of_2(size))
+		return -EINVAL;
+	return 0;
+}
+
+/* The source's overflow handler: any context, NMI included. */
+static void pp_event_overflow(struct perf_event *counter,
+			      struct perf_sample_data *data,
+			      struct pt_regs *regs)
+{
+	struct pp_cpu *pc = counter->overflow_handler_context;
+
+	pp_record_sample(pc->buf, &pc->ev->fmt, data, regs);
+}
+
+static int pp_cpu_failed(struct pp_event *ev, unsigned int cpu, int err)
+{
+	if (ev->creating)
+		return err;
+	/* A late CPU online must not fail because of one event. */
+	pr_warn("%s: not recording on CPU %u: %d\n", ev->entry.name, cpu, err);
+	return 0;
+}
+
+/* CPU-hotplug startup: the CPU is online; give it a buffer and a counter. */
+static int pp_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct pp_event *ev = hlist_entry(node, struct pp_event, node);
+	struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
+	struct perf_event *counter;
+
+	if (!pc->buf) {
+		struct pp_buffer *buf = pp_buffer_alloc(ev->buffer_size);
+
+		if (IS_ERR(buf))
+			return pp_cpu_failed(ev, cpu, PTR_ERR(buf));
+		pp_buffer_set_paused(buf, ev->paused);
+		/* Set before the counter exists; sysfs reads it locklessly. */
+		WRITE_ONCE(pc->buf, buf);
+	}
+
+	counter = perf_event_create_kernel_counter(&ev->attr, cpu, NULL,
+						   pp_event_overflow, pc);
+	if (IS_ERR(counter))
+		return pp_cpu_failed(ev, cpu, PTR_ERR(counter));
+	pc->counter = counter;
+	return 0;
+}
+
+/* CPU-hotplug teardown: release the counter, keep the buffer. */
+static int pp_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct pp_event *ev = hlist_entry(node, struct pp_event, node);
+	struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
+	u64 enabled, running;
+
+	if (!pc->counter)
+		return 0;
+	pc->count_base += perf_event_read_value(pc->counter, &enabled, &running);
+	perf_event_release_kernel(pc->counter);
+	pc->counter = NULL;
+	return 0;
+}
+
+static void pp_event_free(struct pp_event *ev)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		pp_buffer_free(per_cpu_ptr(ev->cpus, cpu)->buf);
+	free_percpu(ev->cpus);
+	kfree_rcu(ev, rcu);
+}
+
+/* The last reference is gone: process context. */
+static void pp_event_release(struct pp_entry *entry)
+{
+	pp_event_free(container_of(entry, struct pp_event, entry));
+}
+
+/*
+ * Stop an unlisted event and drop its owner reference.  Process context,
+ * registry lock not held.
+ */
+static void pp_event_stop_put(struct pp_event *ev)
+{
+	cpuhp_state_remove_instance(pp_cpuhp_state, &ev->node);
+	/* Handlers that were already running are done after a grace period. */
+	synchronize_rcu();
+	pp_entry_put(&ev->entry);
+}
+
+static int pp_attr_check(const struct perf_event_attr *attr)
+{
+	if (!pp_record_sample_type_ok(attr->sample_type))
+		return -EOPNOTSUPP;
+	/* A persistent event reading a persistent event's readers: no. */
+	if (attr->type == pp_pmu_type())
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * pp_event_create - create a persistent event and start it on every CPU
+ * @spec: what to create
+ * @id: out: its id
+ *
+ * Process context; the caller has checked the privilege.
+ *
+ * Return: 0; -EINVAL (bad name, bad buffer size, bad attr), -E2BIG (buffer
+ * too large), -EOPNOTSUPP (sample fields), -EEXIST (name taken), -ENOSPC
+ * (ids exhausted), -ENOMEM, or the errno the kernel refused the source's
+ * counter with.  Nothing is left behind on failure.
+ */
+int pp_event_create(const struct pp_event_spec *spec, u32 *id)
+{
+	u64 size = spec->buffer_size ?: pp_default_buffer_size;
+	struct pp_event *ev;
+	unsigned int cpu;
+	int ret;
+
+	ret = pp_buffer_size_check(size);
+	if (ret)
+		return ret;
+	ret = pp_attr_check(&spec->attr);
+	if (ret)
+		return ret;
+
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	ev->cpus = alloc_percpu(struct pp_cpu);
+	if (!ev->cpus) {
+		kfree(ev);
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(ev->cpus, cpu)->ev = ev;
+	if (strscpy(ev->entry.name, spec->name, sizeof(ev->entry.name)) < 0) {
+		ret = -EINVAL;
+		goto err_free;
+	}
+	ev->entry.release = pp_event_release;
+	ev->attr = spec->attr;
+	ev->attr.size = sizeof(ev->attr);
+	/* Persistent events are always enabled. */
+	ev->attr.disabled = 0;
+	ev->fmt.sample_type = ev->attr.sample_type;
+	ev->buffer_size = size;
+
+	mutex_lock(&pp_registry.lock);
+	ret = pp_registry_reserve(&pp_registry, &ev->entry, spec->owner_file);
+	if (ret)
+		goto err_unlock;
+	ev->fmt.id = ev->entry.id;
+
+	ev->creating = true;
+	ret = cpuhp_state_add_instance(pp_cpuhp_state, &ev->node);
+	ev->creating = false;
+	if (ret)
+		goto err_cancel;
+
+	ret = pp_sysfs_event_add(ev);
+	if (ret)
+		goto err_remove;
+
+	pp_registry_publish(&pp_registry, &ev->entry);
+	*id = ev->entry.id;
+	mutex_unlock(&pp_registry.lock);
+	pr_debug("%s: created as id %u\n", ev->entry.name, ev->entry.id);
+	return 0;
+
+err_remove:
+	cpuhp_state_remove_instance(pp_cpuhp_state, &ev->node);
+	synchronize_rcu();
+err_cancel:
+	pp_registry_cancel(&pp_registry, &ev->entry);
+err_unlock:
+	mutex_unlock(&pp_registry.lock);
+err_free:
+	for_each_possible_cpu(cpu)
+		pp_buffer_free(per_cpu_ptr(ev->cpus, cpu)->buf);
+	free_percpu(ev->cpus);
+	kfree(ev);
+	return ret;
+}
+
+/* Look up a listed event by id; registry locked. */
+static struct pp_event *find_event(u32 id, const char *name)
+{
+	struct pp_entry *entry = pp_registry_find(&pp_registry, id, name);
+
+	return entry ? container_of(entry, struct pp_event, entry) : NULL;
+}
+
+/**
+ * pp_event_destroy - destroy a persistent event
+ * @id: its id
+ * @file: the asking file
+ *
+ * The event leaves every listing at once; it is freed when its last
+ * reader is gone.  Process context.
+ *
+ * Return: 0, -ENOENT (no such event), -EBUSY (another file owns it).
+ */
+int pp_event_destroy(u32 id, const void *file)
+{
+	struct pp_event *ev;
+	int ret = -ENOENT;
+
+	mutex_lock(&pp_registry.lock);
+	ev = id ? find_event(id, NULL) : NULL;
+	if (ev) {
+		ret = pp_entry_unlist(&pp_registry, &ev->entry, file);
+		if (!ret)
+			pp_sysfs_event_del(ev);
+	}
+	mutex_unlock(&pp_registry.lock);
+	if (!ret)
+		pp_event_stop_put(ev);
+	return ret;
+}
+
+/* Detach (make persistent) the event @file owns.  Process context. */
+int pp_event_detach(u32 id, const void *file)
+{
+	struct pp_event *ev;
+	int ret = -ENOENT;
+
+	mutex_lock(&pp_registry.lock);
+	ev = id ? find_event(id, NULL) : NULL;
+	if (ev)
+		ret = pp_entry_detach(&pp_registry, &ev->entry, file);
+	mutex_unlock(&pp_registry.lock);
+	return ret;
+}
+
+/* Attach a persistent event to @file.  Process context. */
+int pp_event_attach(u32 id, const void *file)
+{
+	struct pp_event *ev;
+	int ret = -ENOENT;
+
+	mutex_lock(&pp_registry.lock);
+	ev = id ? find_event(id, NULL) : NULL;
+	if (ev)
+		ret = pp_entry_attach(&pp_registry, &ev->entry, file);
+	mutex_unlock(&pp_registry.lock);
+	return ret;
+}
+
+/**
+ * pp_event_pause - stop or restart recording into an event's buffers
+ * @id: its id
+ * @paused: true to pause
+ *
+ * On return from a pause no record is being written any more, so the
+ * buffers are still until the event is resumed.  Process context.
+ *
+ * Return: 0 or -ENOENT.
+ */
+int pp_event_pause(u32 id, bool paused)
+{
+	struct pp_event *ev;
+	unsigned int cpu;
+
+	mutex_lock(&pp_registry.lock);
+	ev = id ? find_event(id, NULL) : NULL;
+	if (!ev) {
+		mutex_unlock(&pp_registry.lock);
+		return -ENOENT;
+	}
+	/* Against a CPU coming online and allocating its buffer. */
+	cpus_read_lock();
+	ev->paused = paused;
+	for_each_possible_cpu(cpu) {
+		struct pp_buffer *buf = per_cpu_ptr(ev->cpus, cpu)->buf;
+
+		if (buf)
+			pp_buffer_set_paused(buf, paused);
+	}
+	cpus_read_unlock();
+	mutex_unlock(&pp_registry.lock);
+	if (paused)
+		synchronize_rcu();
+	return 0;
+}
+
+static void stop_put_list(struct list_head *list)
+{
+	struct pp_entry *entry, *tmp;
+
+	list_for_each_entry_safe(entry, tmp, list, node) {
+		list_del(&entry->node);
+		pp_event_stop_put(container_of(entry, struct pp_event, entry));
+	}
+}
+
+/* The control file @file is being released: destroy what it owns. */
+void pp_events_release_file(const void *file)
+{
+	struct pp_entry *entry;
+	LIST_HEAD(owned);
+
+	mutex_lock(&pp_registry.lock);
+	pp_registry_take_file(&pp_registry, file, &owned);
+	list_for_each_entry(entry, &owned, node)
+		pp_sysfs_event_del(container_of(entry, struct pp_event, entry));
+	mutex_unlock(&pp_registry.lock);
+	stop_put_list(&owned);
+}
+
+/* PERF_PERSISTENT_STATE_* of @ev as seen from @file (NULL: nobody). */
+u32 pp_event_state(const struct pp_event *ev, const void *file)
+{
+	u32 state = 0;
+
+	if (READ_ONCE(ev->entry.owner) == PP_OWNER_FILE) {
+		state |= PERF_PERSISTENT_STATE_ATTACHED;
+		if (file && READ_ONCE(ev->entry.owner_file) == file)
+			state |= PERF_PERSISTENT_STATE_OWNED;
+	}
+	if (READ_ONCE(ev->paused))
+		state |= PERF_PERSISTENT_STATE_PAUSED;
+	return state;
+}
+
+/* Statistics summed over the CPUs; any process context, no lock. */
+void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum)
+{
+	struct pp_buffer_stats st;
+	unsigned int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		struct pp_buffer *buf = READ_ONCE(per_cpu_ptr(ev->cpus, cpu)->buf);
+
+		if (!buf)
+			continue;
+		pp_buffer_stats(buf, &st);
+		sum->written += st.written;
+		sum->overwritten += st.overwritten;
+		sum->dropped += st.dropped;
+		sum->bytes += st.bytes;
+	}
+}
+
+/**
+ * pp_event_info - describe one event
+ * @id: its id, or 0 to find it by @name
+ * @name: its name when @id is 0
+ * @file: the asking file
+ * @info: out
+ * @stats: out: per-CPU statistics of the CPUs that have a buffer
+ * @nr: capacity of @stats; info->nr_cpus says how many there are
+ *
+ * Process context.
+ *
+ * Return: 0 or -ENOENT.
+ */
+int pp_event_info(u32 id, const char *name, const void *file,
+		  struct pp_event_info *info,
+		  struct perf_persistent_cpu_stats *stats, unsigned int nr)
+{
+	struct pp_event *ev;
+	unsigned int cpu, n = 0;
+
+	mutex_lock(&pp_registry.lock);
+	ev = find_event(id, name);
+	if (!ev) {
+		mutex_unlock(&pp_registry.lock);
+		return -ENOENT;
+	}
+	pp_entry_get(&ev->entry);
+	info->id = ev->entry.id;
+	strscpy(info->name, ev->entry.name, sizeof(info->name));
+	info->state = pp_event_state(ev, file);
+	info->buffer_size = ev->buffer_size;
+	info->attr = ev->attr;
+	mutex_unlock(&pp_registry.lock);
+
+	/* Counters and buffers change only under the hotplug lock. */
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
+		struct perf_persistent_cpu_stats *cs;
+		struct pp_buffer_stats st;
+		u64 enabled, running;
+
+		if (!pc->buf)
+			continue;
+		if (n >= nr) {
+			n++;
+			continue;
+		}
+		cs = &stats[n++];
+		pp_buffer_stats(pc->buf, &st);
+		cs->cpu = cpu;
+		cs->online = !!pc->counter;
+		cs->written = st.written;
+		cs->overwritten = st.overwritten;
+		cs->dropped = st.dropped;
+		cs->bytes = st.bytes;
+		cs->head = st.head;
+		cs->tail = st.tail;
+		cs->count = pc->count_base;
+		if (pc->counter)
+			cs->count += perf_event_read_value(pc->counter,
+							   &enabled, &running);
+	}
+	cpus_read_unlock();
+	info->nr_cpus = n;
+	pp_entry_put(&ev->entry);
+	return 0;
+}
+
+/**
+ * pp_event_list - ids of the listed events greater than @start
+ * @start: 0 to start, else the last id of the previous call
+ * @ids: out: ascending ids
+ * @nr: capacity of @ids
+ * @total: out: number of listed events
+ *
+ * Process context.
+ *
+ * Return: the number of ids written.
+ */
+int pp_event_list(u32 start, u32 *ids, unsigned int nr, u32 *total)
+{
+	struct pp_entry *entry;
+	unsigned long index;
+	unsigned int n = 0;
+
+	mutex_lock(&pp_registry.lock);
+	xa_for_each_start(&pp_registry.entries, index, entry, (unsigned long)start + 1) {
+		if (n == nr)
+			break;
+		ids[n++] = index;
+	}
+	*total = pp_registry.count;
+	mutex_unlock(&pp_registry.lock);
+	return n;
+}
+
+/* Module init, process context. */
+int pp_events_init(void)
+{
+	int ret;
+
+	pp_registry_init(&pp_registry);
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/persistent:online",
+				      pp_cpu_online, pp_cpu_offline);
+	if (ret < 0) {
+		pp_registry_destroy(&pp_registry);
+		return ret;
+	}
+	pp_cpuhp_state = ret;
+	return 0;
+}
+
+/*
+ * Module exit: no control file is open (each pins the module), so every
+ * event left is detached.  Destroy them all.
+ */
+void pp_events_exit(void)
+{
+	struct pp_entry *entry;
+	LIST_HEAD(all);
+
+	mutex_lock(&pp_registry.lock);
+	pp_registry_take_all(&pp_registry, &all);
+	list_for_each_entry(entry, &all, node)
+		pp_sysfs_event_del(container_of(entry, struct pp_event, entry));
+	mutex_unlock(&pp_registry.lock);
+	stop_put_list(&all);
+
+	cpuhp_remove_multi_state(pp_cpuhp_state);
+	pp_registry_destroy(&pp_registry);
+}

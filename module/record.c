@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: encode a sample into a PERF_RECORD_SAMPLE record
+ *
+ * Runs in the source counter's overflow handler: any context including NMI,
+ * preemption disabled, on the CPU that owns the buffer.  No lock, no
+ * allocation; the fixed fields are assembled on the stack and copied in one
+ * piece, the RAW payload is copied straight from the tracepoint's scratch
+ * buffer (valid only during the call).
+ *
+ * The handler gets the sample data unprepared: perf_sample_data_init() set
+ * only sample_flags, period and (when non-zero) addr; raw is set when
+ * sample_flags has PERF_SAMPLE_RAW.  Everything else is taken here: the IP
+ * from @regs, pid/tid from current, the time from local_clock() (perf's
+ * clock), the CPU from smp_processor_id().
+ */
+
+#include <linux/perf_event.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+
+#include <uapi/linux/perf_persistent.h>
+
+#include "perf_persistent/buffer.h"
+#include "perf_persistent/record.h"
+
+/* Header plus the eight fixed-size fields a record can have. */
+#define PP_RECORD_FIXED_MAX	(sizeof(struct perf_event_header) + 8 * sizeof(u64))
+
+bool pp_record_sample_type_ok(u64 sample_type)
+{
+	return !(sample_type & ~(u64)PERF_PERSISTENT_SAMPLE_TYPES);
+}
+
+/* Bytes of RAW payload in @data, 0 if it has none. */
+static u32 raw_payload_size(const struct perf_sample_data *data)
+{
+	const struct perf_raw_frag *frag;
+	u32 sum = 0;
+
+	if (!(data->sample_flags & PERF_SAMPLE_RAW) || !data->raw)
+		return 0;
+	/* Unprepared data: fragments chained through ->next, NULL-ended. */
+	for (frag = &data->raw->frag; frag; frag = frag->next)
+		sum += frag->size;
+	return sum;
+}
+
+/**
+ * pp_record_sample - store one sample as a record in @buf
+ * @buf: this CPU's buffer of the persistent event
+ * @fmt: the fields to store
+ * @data: the sample as the overflow handler got it
+ * @regs: the registers the handler got
+ *
+ * Return: 0, or the negative errno of pp_buffer_reserve() (the record was
+ * dropped and counted), or -E2BIG for a RAW payload larger than a record
+ * can carry (counted as dropped too).
+ */
+int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
+		     const struct perf_sample_data *data, struct pt_regs *regs)
+{
+	u64 fixed[PP_RECORD_FIXED_MAX / sizeof(u64)];
+	struct perf_event_header *hdr = (void *)fixed;
+	u64 type = fmt->sample_type, *p = fixed + 1;
+	const struct perf_raw_frag *frag;
+	u32 raw_size = 0, raw_pad = 0;
+	unsigned int size, fixed_size;
+	unsigned long pos;
+	int ret;
+
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		*p++ = fmt->id;
+	if (type & PERF_SAMPLE_IP)
+		*p++ = regs ? instruction_pointer(regs) : 0;
+	if (type & PERF_SAMPLE_TID) {
+		u32 *tid = (u32 *)p++;
+
+		tid[0] = task_tgid_nr(current);
+		tid[1] = task_pid_nr(current);
+	}
+	if (type & PERF_SAMPLE_TIME)
+		*p++ = local_clock();
+	if (type & PERF_SAMPLE_ADDR)
+		*p++ = data->sample_flags & PERF_SAMPLE_ADDR ? data->addr : 0;
+	if (type & PERF_SAMPLE_ID)
+		*p++ = fmt->id;
+	if (type & PERF_SAMPLE_CPU) {
+		u32 *cpu = (u32 *)p++;
+
+		cpu[0] = smp_processor_id();
+		cpu[1] = 0;
+	}
+	if (type & PERF_SAMPLE_PERIOD)
+		*p++ = data->period;
+
+	fixed_size = (void *)p - (void *)fixed;
+	size = fixed_size;
+	if (type & PERF_SAMPLE_RAW) {
+		raw_size = raw_payload_size(data);
+		if (unlikely(raw_size > PP_RECORD_RAW_MAX)) {
+			local64_inc(&buf->dropped);
+			return -E2BIG;
+		}
+		/*
+		 * As perf: the u32 size counts the payload and the padding
+		 * that aligns the field to 8 bytes; with no payload, a size
+		 * of 4 and 4 zero bytes.
+		 */
+		raw_pad = ALIGN(sizeof(u32) + (raw_size ?: sizeof(u32)), sizeof(u64)) -
+			  sizeof(u32) - raw_size;
+		size += sizeof(u32) + raw_size + raw_pad;
+	}
+
+	hdr->type = PERF_RECORD_SAMPLE;
+	hdr->misc = regs && user_mode(regs) ? PERF_RECORD_MISC_USER :
+					      PERF_RECORD_MISC_KERNEL;
+	hdr->size = size;
+
+	ret = pp_buffer_reserve(buf, size, &pos);
+	if (ret)
+		return ret;
+
+	pp_buffer_write(buf, pos, fixed, fixed_size);
+	pos += fixed_size;
+	if (type & PERF_SAMPLE_RAW) {
+		u32 field = raw_size + raw_pad;
+
+		pp_buffer_write(buf, pos, &field, sizeof(field));
+		pos += sizeof(field);
+		if (raw_size) {
+			for (frag = &data->raw->frag; frag; frag = frag->next) {
+				pp_buffer_write(buf, pos, frag->data, frag->size);
+				pos += frag->size;
+			}
+		}
+		pp_buffer_zero(buf, pos, raw_pad);
+	}
+	pp_buffer_commit(buf);
+	return 0;
+}
