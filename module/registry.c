@@ -8,7 +8,6 @@
  * helpers take no lock.
  */
 
-#include <linux/ctype.h>
 #include <linux/lockdep.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
@@ -50,18 +49,29 @@ static const char *const pp_reserved_names[] = {
  * a letter; not a reserved name; not "r" followed only by hex digits (perf
  * reads that as a raw event code).
  */
+static bool is_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 bool pp_name_valid(const char *name)
 {
 	size_t len = strnlen(name, PERF_PERSISTENT_NAME_MAX);
 	bool raw_code = name[0] == 'r' && len > 1;
 	unsigned int i;
 
-	if (!len || len == PERF_PERSISTENT_NAME_MAX || !islower(name[0]))
+	/* ASCII only: the kernel's islower() also takes Latin-1 letters. */
+	if (!len || len == PERF_PERSISTENT_NAME_MAX || !is_lower(name[0]))
 		return false;
 	for (i = 0; i < len; i++) {
-		if (!islower(name[i]) && !isdigit(name[i]) && name[i] != '_')
+		if (!is_lower(name[i]) && !is_digit(name[i]) && name[i] != '_')
 			return false;
-		if (i && !isxdigit(name[i]))
+		if (i && !is_digit(name[i]) && (name[i] < 'a' || name[i] > 'f'))
 			raw_code = false;
 	}
 	if (raw_code)

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the backward-written flight-recorder buffer
+ * (module/buffer.c): sizes, backward writing, wrap-around, overwrite
+ * accounting, records straddling the end, walking from the head, pause,
+ * nested writers.
+ *
+ * Single-threaded: concurrent writers on other CPUs are not exercised here
+ * (each buffer has one writing CPU by design); nesting is simulated by
+ * interleaving reserve/commit calls as an interrupt would.
+ */
+#include <kunit/test.h>
+
+#include <linux/perf_event.h>
+#include <linux/random.h>
+
+#include "perf_persistent/buffer.h"
+
+/* A test record: header, sequence number, then a byte pattern of it. */
+static int put_record(struct pp_buffer *buf, unsigned int size, u64 seq)
+{
+	struct perf_event_header hdr = {
+		.type = PERF_RECORD_SAMPLE, .size = size,
+	};
+	unsigned long pos;
+	unsigned int i;
+	int ret;
+
+	ret = pp_buffer_reserve(buf, size, &pos);
+	if (ret)
+		return ret;
+	pp_buffer_write(buf, pos, &hdr, sizeof(hdr));
+	pp_buffer_write(buf, pos + 8, &seq, sizeof(seq));
+	for (i = 16; i < size; i++) {
+		u8 b = seq + i;
+
+		pp_buffer_write(buf, pos + i, &b, 1);
+	}
+	pp_buffer_commit(buf);
+	return 0;
+}
+
+/* Check the record at @pos is intact; return its sequence number. */
+static u64 check_record(struct kunit *test, struct pp_buffer *buf,
+			unsigned long pos, unsigned int *size)
+{
+	struct perf_event_header hdr;
+	unsigned int i, bad = 0;
+	u64 seq;
+
+	pp_buffer_read(buf, pos, &hdr, sizeof(hdr));
+	pp_buffer_read(buf, pos + 8, &seq, sizeof(seq));
+	for (i = 16; i < hdr.size; i++) {
+		u8 b;
+
+		pp_buffer_read(buf, pos + i, &b, 1);
+		bad += b != (u8)(seq + i);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "record %llu corrupted", seq);
+	*size = hdr.size;
+	return seq;
+}
+
+/*
+ * Walk [head, tail) from the newest record; expect consecutive sequence
+ * numbers going down from @newest.  Return the number of records.
+ */
+static unsigned int walk(struct kunit *test, struct pp_buffer *buf, u64 newest)
+{
+	struct pp_buffer_page *page = buf->page;
+	unsigned long pos = page->head, tail = page->tail;
+	unsigned int n = 0, size;
+	u64 seq;
+
+	KUNIT_EXPECT_LE(test, tail - pos, buf->size);
+	while (pos != tail) {
+		seq = check_record(test, buf, pos, &size);
+		KUNIT_ASSERT_EQ(test, seq, newest - n);
+		KUNIT_ASSERT_GE(test, size, 16U);
+		KUNIT_ASSERT_LE(test, size, tail - pos);
+		pos += size;
+		n++;
+	}
+	return n;
+}
+
+static struct pp_buffer *new_buffer(struct kunit *test, unsigned long size)
+{
+	struct pp_buffer *buf = pp_buffer_alloc(size);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(buf));
+	return buf;
+}
+
+static void pp_buffer_test_sizes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pp_buffer_alloc(0)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pp_buffer_alloc(PAGE_SIZE / 2)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pp_buffer_alloc(3 * PAGE_SIZE)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pp_buffer_alloc(PAGE_SIZE + 8)), -EINVAL);
+	pp_buffer_free(new_buffer(test, PAGE_SIZE));
+	pp_buffer_free(new_buffer(test, 4 * PAGE_SIZE));
+}
+
+/* The head moves down; the newest record is at the head. */
+static void pp_buffer_test_backward(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	struct pp_buffer_stats st;
+	unsigned int size;
+
+	/* before: head = tail = 0 */
+	KUNIT_EXPECT_EQ(test, buf->page->head, 0ULL);
+	KUNIT_EXPECT_EQ(test, put_record(buf, 24, 1), 0);
+	KUNIT_EXPECT_EQ(test, put_record(buf, 40, 2), 0);
+	KUNIT_EXPECT_EQ(test, put_record(buf, 16, 3), 0);
+	/* after: head = -(24 + 40 + 16), records 3, 2, 1 from the head */
+	KUNIT_EXPECT_EQ(test, buf->page->head, (u64)-80);
+	KUNIT_EXPECT_EQ(test, buf->page->tail, 0ULL);
+	KUNIT_EXPECT_EQ(test, check_record(test, buf, -80, &size), 3ULL);
+	KUNIT_EXPECT_EQ(test, size, 16U);
+	KUNIT_EXPECT_EQ(test, check_record(test, buf, -64, &size), 2ULL);
+	KUNIT_EXPECT_EQ(test, check_record(test, buf, -24, &size), 1ULL);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, 3), 3U);
+
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 3ULL);
+	KUNIT_EXPECT_EQ(test, st.overwritten, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.bytes, 80ULL);
+	KUNIT_EXPECT_EQ(test, st.head, (u64)-80);
+	pp_buffer_free(buf);
+}
+
+/* Filling the buffer exactly evicts nothing; one more record evicts one. */
+static void pp_buffer_test_full_then_overwrite(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	unsigned int n = PAGE_SIZE / 64, i;
+	struct pp_buffer_stats st;
+
+	for (i = 1; i <= n; i++)
+		KUNIT_ASSERT_EQ(test, put_record(buf, 64, i), 0);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.overwritten, 0ULL);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, n), n);
+
+	KUNIT_ASSERT_EQ(test, put_record(buf, 64, n + 1), 0);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.written, (u64)n + 1);
+	KUNIT_EXPECT_EQ(test, st.overwritten, 1ULL);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, n + 1), n);
+
+	/* A large record evicts as many small ones as it needs. */
+	KUNIT_ASSERT_EQ(test, put_record(buf, 64 * 5, n + 2), 0);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.overwritten, 6ULL);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, n + 2), n - 4);
+	pp_buffer_free(buf);
+}
+
+/* A record that crosses the end of the data area reads back whole. */
+static void pp_buffer_test_straddle(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	unsigned int size;
+
+	/* 4096 = 3 * 1344 + 64: the fourth record runs from 64 down past 0 */
+	KUNIT_ASSERT_EQ(test, put_record(buf, 1344, 1), 0);
+	KUNIT_ASSERT_EQ(test, put_record(buf, 1344, 2), 0);
+	KUNIT_ASSERT_EQ(test, put_record(buf, 1344, 3), 0);
+	KUNIT_ASSERT_EQ(test, put_record(buf, 200, 4), 0);
+	/* head = -4232: physical offset 4096 - 136 = 3960, wraps after 136 bytes */
+	KUNIT_EXPECT_EQ(test, buf->page->head & (PAGE_SIZE - 1), 3960ULL);
+	KUNIT_EXPECT_EQ(test, check_record(test, buf, buf->page->head, &size), 4ULL);
+	KUNIT_EXPECT_EQ(test, size, 200U);
+	/* record 1 was overwritten by the wrap */
+	KUNIT_EXPECT_EQ(test, walk(test, buf, 4), 3U);
+	pp_buffer_free(buf);
+}
+
+/*
+ * Many laps with random sizes: every held record is intact and consecutive,
+ * written == held + overwritten, and perf's own reader algorithm (walk from
+ * the head until a zero-sized header or until the next record would pass
+ * one buffer size, tools/lib/perf/mmap.c) finds exactly the held records.
+ */
+static void pp_buffer_test_many_wraps(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, 2 * PAGE_SIZE);
+	unsigned int i, held, perf_n = 0, size;
+	struct pp_buffer_stats st;
+	struct rnd_state rnd;
+	unsigned long pos;
+
+	prandom_seed_state(&rnd, 42);
+	for (i = 1; i <= 5000; i++) {
+		size = 16 + 8 * (prandom_u32_state(&rnd) % 64);
+		KUNIT_ASSERT_EQ(test, put_record(buf, size, i), 0);
+	}
+	held = walk(test, buf, 5000);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 5000ULL);
+	KUNIT_EXPECT_EQ(test, st.written, (u64)held + st.overwritten);
+	KUNIT_EXPECT_GT(test, st.overwritten, 4000ULL);
+
+	for (pos = buf->page->head; ; pos += size) {
+		struct perf_event_header hdr;
+
+		pp_buffer_read(buf, pos, &hdr, sizeof(hdr));
+		size = hdr.size;
+		if (!size || pos + size - buf->page->head > buf->size)
+			break;
+		perf_n++;
+	}
+	KUNIT_EXPECT_EQ(test, perf_n, held);
+	pp_buffer_free(buf);
+}
+
+/* Paused: records are dropped and counted, the history stays. */
+static void pp_buffer_test_pause(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	struct pp_buffer_stats st;
+	u64 head;
+
+	KUNIT_ASSERT_EQ(test, put_record(buf, 32, 1), 0);
+	KUNIT_ASSERT_EQ(test, put_record(buf, 32, 2), 0);
+	head = buf->page->head;
+	pp_buffer_set_paused(buf, true);
+	KUNIT_EXPECT_EQ(test, put_record(buf, 32, 3), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, put_record(buf, 32, 4), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, buf->page->head, head);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, 2), 2U);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.dropped, 2ULL);
+	KUNIT_EXPECT_EQ(test, st.written, 2ULL);
+
+	pp_buffer_set_paused(buf, false);
+	KUNIT_EXPECT_EQ(test, put_record(buf, 32, 3), 0);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, 3), 3U);
+	pp_buffer_free(buf);
+}
+
+static void pp_buffer_test_too_big(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	struct pp_buffer_stats st;
+
+	KUNIT_EXPECT_EQ(test, put_record(buf, PAGE_SIZE + 8, 1), -E2BIG);
+	KUNIT_EXPECT_EQ(test, put_record(buf, PAGE_SIZE, 2), 0);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.dropped, 1ULL);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, 2), 1U);
+	pp_buffer_free(buf);
+}
+
+/*
+ * An interrupting writer's record is published only when the interrupted
+ * (outermost) writer commits; both are then walkable, newest first.
+ */
+static void pp_buffer_test_nested(struct kunit *test)
+{
+	struct perf_event_header hdr = { .type = PERF_RECORD_SAMPLE, .size = 32 };
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	struct pp_buffer_stats st;
+	unsigned long outer;
+	u64 seq = 1;
+
+	KUNIT_ASSERT_EQ(test, pp_buffer_reserve(buf, 32, &outer), 0);
+	/* "interrupt": a whole nested record */
+	KUNIT_ASSERT_EQ(test, put_record(buf, 48, 2), 0);
+	KUNIT_EXPECT_EQ(test, buf->page->head, 0ULL);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 0ULL);
+
+	pp_buffer_write(buf, outer, &hdr, sizeof(hdr));
+	pp_buffer_write(buf, outer + 8, &seq, sizeof(seq));
+	pp_buffer_zero(buf, outer + 16, 16);
+	for (seq = 16; seq < 32; seq++) {
+		u8 b = 1 + seq;
+
+		pp_buffer_write(buf, outer + seq, &b, 1);
+	}
+	pp_buffer_commit(buf);
+	KUNIT_EXPECT_EQ(test, buf->page->head, (u64)-80);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, 2), 2U);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 2ULL);
+	KUNIT_EXPECT_EQ(test, local_read(&buf->nest), 0L);
+	pp_buffer_free(buf);
+}
+
+/*
+ * Interrupting writers may not reuse space the interrupted writer has not
+ * accounted yet: past one buffer size they are dropped, nothing is lost.
+ */
+static void pp_buffer_test_nested_no_room(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	struct perf_event_header hdr = { .type = PERF_RECORD_SAMPLE, .size = 1024 };
+	struct pp_buffer_stats st;
+	unsigned long outer;
+	u64 seq = 1;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, pp_buffer_reserve(buf, 1024, &outer), 0);
+	for (i = 2; i <= 4; i++)
+		KUNIT_EXPECT_EQ(test, put_record(buf, 1024, i), 0);
+	KUNIT_EXPECT_EQ(test, put_record(buf, 16, 5), -ENOSPC);
+
+	pp_buffer_write(buf, outer, &hdr, sizeof(hdr));
+	pp_buffer_write(buf, outer + 8, &seq, sizeof(seq));
+	for (i = 16; i < 1024; i++) {
+		u8 b = 1 + i;
+
+		pp_buffer_write(buf, outer + i, &b, 1);
+	}
+	pp_buffer_commit(buf);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.dropped, 1ULL);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, 4), 4U);
+	pp_buffer_free(buf);
+}
+
+static struct kunit_case pp_buffer_test_cases[] = {
+	KUNIT_CASE(pp_buffer_test_sizes),
+	KUNIT_CASE(pp_buffer_test_backward),
+	KUNIT_CASE(pp_buffer_test_full_then_overwrite),
+	KUNIT_CASE(pp_buffer_test_straddle),
+	KUNIT_CASE(pp_buffer_test_many_wraps),
+	KUNIT_CASE(pp_buffer_test_pause),
+	KUNIT_CASE(pp_buffer_test_too_big),
+	KUNIT_CASE(pp_buffer_test_nested),
+	KUNIT_CASE(pp_buffer_test_nested_no_room),
+	{}
+};
+
+static struct kunit_suite pp_buffer_test_suite = {
+	.name = "perf_persistent_buffer",
+	.test_cases = pp_buffer_test_cases,
+};
+
+kunit_test_suites(&pp_buffer_test_suite);
+
+MODULE_LICENSE("GPL");

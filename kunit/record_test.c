@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the record encoder (module/record.c): the
+ * PERF_RECORD_SAMPLE layout of each supported field, RAW payload sizes and
+ * padding as perf pads them, refusals.
+ */
+#include <kunit/test.h>
+
+#include <linux/perf_event.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <asm/segment.h>
+
+#include <uapi/linux/perf_persistent.h>
+
+#include "perf_persistent/buffer.h"
+#include "perf_persistent/record.h"
+
+#define ALL_TYPES	PERF_PERSISTENT_SAMPLE_TYPES
+
+struct record_fixture {
+	struct pp_buffer *buf;
+	struct pt_regs regs;
+	struct perf_sample_data data;
+	struct perf_raw_record raw;
+	u8 payload[256];
+	u64 words[64];
+};
+
+static int record_init(struct kunit *test)
+{
+	struct record_fixture *fx = kunit_kzalloc(test, sizeof(*fx), GFP_KERNEL);
+	unsigned int i;
+
+	if (!fx)
+		return -ENOMEM;
+	fx->buf = pp_buffer_alloc(PAGE_SIZE);
+	if (IS_ERR(fx->buf))
+		return PTR_ERR(fx->buf);
+	fx->regs.ip = 0xffffffff81234567UL;
+	fx->regs.cs = __KERNEL_CS;
+	for (i = 0; i < sizeof(fx->payload); i++)
+		fx->payload[i] = i ^ 0x5a;
+	test->priv = fx;
+	return 0;
+}
+
+static void record_exit(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+
+	pp_buffer_free(fx->buf);
+}
+
+static void set_raw(struct record_fixture *fx, u32 size)
+{
+	perf_sample_data_init(&fx->data, 0, 1);
+	if (size == U32_MAX)
+		return;
+	fx->raw.frag.next = NULL;
+	fx->raw.frag.copy = NULL;
+	fx->raw.frag.data = fx->payload;
+	fx->raw.frag.size = size;
+	fx->data.raw = &fx->raw;
+	fx->data.sample_flags |= PERF_SAMPLE_RAW;
+}
+
+/* Encode with @type, as the handler would (preemption off); read it back. */
+static int encode(struct kunit *test, u64 type, u64 id)
+{
+	struct record_fixture *fx = test->priv;
+	struct pp_record_fmt fmt = { .sample_type = type, .id = id };
+	struct perf_event_header hdr;
+	int ret;
+
+	preempt_disable();
+	ret = pp_record_sample(fx->buf, &fmt, &fx->data, &fx->regs);
+	preempt_enable();
+	if (ret)
+		return ret;
+	pp_buffer_read(fx->buf, fx->buf->page->head, &hdr, sizeof(hdr));
+	KUNIT_EXPECT_LE(test, (size_t)hdr.size, sizeof(fx->words));
+	pp_buffer_read(fx->buf, fx->buf->page->head, fx->words, hdr.size);
+	return 0;
+}
+
+static struct perf_event_header *header(struct kunit *test)
+{
+	return (void *)((struct record_fixture *)test->priv)->words;
+}
+
+/* Every supported field, in perf's order, with a 116-byte payload. */
+static void pp_record_test_all_fields(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	u64 *w = fx->words, before, after;
+	u32 *half;
+
+	set_raw(fx, 116);
+	before = local_clock();
+	KUNIT_ASSERT_EQ(test, encode(test, ALL_TYPES, 7), 0);
+	after = local_clock();
+
+	KUNIT_EXPECT_EQ(test, header(test)->type, (u32)PERF_RECORD_SAMPLE);
+	KUNIT_EXPECT_EQ(test, header(test)->misc, (u16)PERF_RECORD_MISC_KERNEL);
+	/* 8 header + 8 fields of 8 + 4 size + 116 payload */
+	KUNIT_EXPECT_EQ(test, header(test)->size, (u16)192);
+	KUNIT_EXPECT_EQ(test, w[1], 7ULL);			/* IDENTIFIER */
+	KUNIT_EXPECT_EQ(test, w[2], (u64)fx->regs.ip);		/* IP */
+	half = (u32 *)&w[3];					/* TID */
+	KUNIT_EXPECT_EQ(test, half[0], (u32)task_tgid_nr(current));
+	KUNIT_EXPECT_EQ(test, half[1], (u32)task_pid_nr(current));
+	KUNIT_EXPECT_GE(test, w[4], before);			/* TIME */
+	KUNIT_EXPECT_LE(test, w[4], after);
+	KUNIT_EXPECT_EQ(test, w[5], 0ULL);			/* ADDR: none */
+	KUNIT_EXPECT_EQ(test, w[6], 7ULL);			/* ID */
+	half = (u32 *)&w[7];					/* CPU */
+	KUNIT_EXPECT_LT(test, half[0], nr_cpu_ids);
+	KUNIT_EXPECT_EQ(test, half[1], 0U);
+	KUNIT_EXPECT_EQ(test, w[8], 1ULL);			/* PERIOD */
+	half = (u32 *)&w[9];					/* RAW */
+	KUNIT_EXPECT_EQ(test, half[0], 116U);
+	KUNIT_EXPECT_EQ(test, memcmp(&half[1], fx->payload, 116), 0);
+}
+
+/* A payload that is not 4 mod 8 is padded; the size field counts the pad. */
+static void pp_record_test_raw_padding(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	u8 *raw;
+	u32 *size;
+
+	set_raw(fx, 5);
+	KUNIT_ASSERT_EQ(test, encode(test, PERF_SAMPLE_RAW, 1), 0);
+	/* 8 header + ALIGN(4 + 5, 8) */
+	KUNIT_EXPECT_EQ(test, header(test)->size, (u16)24);
+	size = (u32 *)&fx->words[1];
+	KUNIT_EXPECT_EQ(test, *size, 12U);
+	raw = (u8 *)(size + 1);
+	KUNIT_EXPECT_EQ(test, memcmp(raw, fx->payload, 5), 0);
+	KUNIT_EXPECT_TRUE(test, !raw[5] && !raw[6] && !raw[7] && !raw[8] &&
+			  !raw[9] && !raw[10] && !raw[11]);
+}
+
+/* RAW asked for, none in the sample: size 4 and four zero bytes (perf). */
+static void pp_record_test_raw_absent(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	u32 *raw;
+
+	set_raw(fx, U32_MAX);
+	KUNIT_ASSERT_EQ(test, encode(test, PERF_SAMPLE_RAW | PERF_SAMPLE_TIME, 1), 0);
+	KUNIT_EXPECT_EQ(test, header(test)->size, (u16)24);
+	raw = (u32 *)&fx->words[2];
+	KUNIT_EXPECT_EQ(test, raw[0], 4U);
+	KUNIT_EXPECT_EQ(test, raw[1], 0U);
+}
+
+/* A chained (unprepared) RAW record is copied fragment after fragment. */
+static void pp_record_test_raw_fragments(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	struct perf_raw_frag second = { .data = fx->payload + 10, .size = 10 };
+	u32 *raw;
+
+	set_raw(fx, 10);
+	fx->raw.frag.next = &second;
+	KUNIT_ASSERT_EQ(test, encode(test, PERF_SAMPLE_RAW, 1), 0);
+	raw = (u32 *)&fx->words[1];
+	KUNIT_EXPECT_EQ(test, raw[0], 20U);
+	KUNIT_EXPECT_EQ(test, memcmp(&raw[1], fx->payload, 20), 0);
+}
+
+static void pp_record_test_addr_and_period(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+
+	perf_sample_data_init(&fx->data, 0xdead000, 3);
+	KUNIT_ASSERT_EQ(test, encode(test, PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD, 1), 0);
+	KUNIT_EXPECT_EQ(test, header(test)->size, (u16)24);
+	KUNIT_EXPECT_EQ(test, fx->words[1], 0xdead000ULL);
+	KUNIT_EXPECT_EQ(test, fx->words[2], 3ULL);
+}
+
+/* Only the requested fields, nothing else: a bare header is 8 bytes. */
+static void pp_record_test_minimal(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+
+	set_raw(fx, 116);
+	KUNIT_ASSERT_EQ(test, encode(test, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, header(test)->size, (u16)8);
+	KUNIT_ASSERT_EQ(test, encode(test, PERF_SAMPLE_IP, 1), 0);
+	KUNIT_EXPECT_EQ(test, header(test)->size, (u16)16);
+	KUNIT_EXPECT_EQ(test, fx->words[1], (u64)fx->regs.ip);
+}
+
+static void pp_record_test_user_mode(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+
+	set_raw(fx, U32_MAX);
+	fx->regs.cs = __USER_CS;
+	KUNIT_ASSERT_EQ(test, encode(test, PERF_SAMPLE_IP, 1), 0);
+	KUNIT_EXPECT_EQ(test, header(test)->misc, (u16)PERF_RECORD_MISC_USER);
+}
+
+/* Too large a payload is dropped and counted, the buffer is untouched. */
+static void pp_record_test_raw_too_big(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	struct pp_buffer_stats st;
+
+	set_raw(fx, PP_RECORD_RAW_MAX + 1);
+	KUNIT_EXPECT_EQ(test, encode(test, PERF_SAMPLE_RAW, 1), -E2BIG);
+	pp_buffer_stats(fx->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.dropped, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.written, 0ULL);
+	KUNIT_EXPECT_EQ(test, fx->buf->page->head, 0ULL);
+}
+
+static void pp_record_test_sample_types(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, pp_record_sample_type_ok(0));
+	KUNIT_EXPECT_TRUE(test, pp_record_sample_type_ok(ALL_TYPES));
+	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_CALLCHAIN));
+	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_READ));
+	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_STREAM_ID));
+	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_BRANCH_STACK));
+	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(1ULL << 63));
+}
+
+static struct kunit_case pp_record_test_cases[] = {
+	KUNIT_CASE(pp_record_test_all_fields),
+	KUNIT_CASE(pp_record_test_raw_padding),
+	KUNIT_CASE(pp_record_test_raw_absent),
+	KUNIT_CASE(pp_record_test_raw_fragments),
+	KUNIT_CASE(pp_record_test_addr_and_period),
+	KUNIT_CASE(pp_record_test_minimal),
+	KUNIT_CASE(pp_record_test_user_mode),
+	KUNIT_CASE(pp_record_test_raw_too_big),
+	KUNIT_CASE(pp_record_test_sample_types),
+	{}
+};
+
+static struct kunit_suite pp_record_test_suite = {
+	.name = "perf_persistent_record",
+	.init = record_init,
+	.exit = record_exit,
+	.test_cases = pp_record_test_cases,
+};
+
+kunit_test_suites(&pp_record_test_suite);
+
+MODULE_LICENSE("GPL");

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pp-ctl - drive /dev/perf_persistent from guest tests
+ *
+ * Runs its arguments as a sequence of commands on one open control file and
+ * prints one line per command: "<command>: OK ..." or "<command>: <ERRNO>".
+ * Exits 0 unless a command was malformed (exit 2).
+ *
+ *   create NAME SOURCE [OPTION...]    SOURCE: tp=SYS:NAME | sw=N | hw=N |
+ *                                     bp=ADDR[:LEN[:r|w|rw|x]] | raw=TYPE:CONFIG
+ *       options: buffer=BYTES detached period=N freq=N sample=0xBITS
+ *                flags=0xN size=N (struct size) tail (non-zero byte past the
+ *                struct) attr-size=N reserved
+ *   destroy|detach|attach|pause|resume X     X: an id or a name
+ *   info X            prints key=value lines
+ *   list              prints the ids
+ *   ioctl NUM         an arbitrary ioctl number with a zero argument
+ *   sleep SECONDS | hold (until a signal) | drop-caps | setuid UID | close
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <linux/perf_persistent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int ctl = -1;
+
+static const char *errname(int e)
+{
+	static char buf[32];
+
+	switch (e) {
+	case ENOENT: return "ENOENT";
+	case EINVAL: return "EINVAL";
+	case EEXIST: return "EEXIST";
+	case E2BIG: return "E2BIG";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case EBUSY: return "EBUSY";
+	case EALREADY: return "EALREADY";
+	case ENOTTY: return "ENOTTY";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EFAULT: return "EFAULT";
+	case ENOSPC: return "ENOSPC";
+	case ENOMEM: return "ENOMEM";
+	case ENODEV: return "ENODEV";
+	}
+	snprintf(buf, sizeof(buf), "errno%d", e);
+	return buf;
+}
+
+static void usage(const char *why)
+{
+	fprintf(stderr, "pp-ctl: %s\n", why);
+	exit(2);
+}
+
+static int control(void)
+{
+	if (ctl < 0)
+		ctl = open(PERF_PERSISTENT_DEVICE, O_RDWR | O_CLOEXEC);
+	return ctl;
+}
+
+static unsigned long long num(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+
+	if (!*s || *end)
+		usage("bad number");
+	return v;
+}
+
+static int tracepoint_id(const char *spec)
+{
+	char path[256], sys[64];
+	const char *colon = strchr(spec, ':');
+	FILE *f;
+	int id;
+
+	if (!colon || colon - spec >= (int)sizeof(sys))
+		usage("tp=SYS:NAME");
+	memcpy(sys, spec, colon - spec);
+	sys[colon - spec] = 0;
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/%s/id", sys,
+		 colon + 1);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%d", &id) != 1)
+		usage("no such tracepoint");
+	fclose(f);
+	return id;
+}
+
+/* Resolve an id or a name to an id via INFO; 0 if unknown. */
+static unsigned int resolve(const char *x)
+{
+	struct perf_persistent_info info = { .size = sizeof(info) };
+
+	if (x[0] >= '0' && x[0] <= '9')
+		return num(x);
+	snprintf(info.name, sizeof(info.name), "%s", x);
+	if (control() < 0 || ioctl(ctl, PERF_PERSISTENT_IOC_INFO, &info))
+		return 0;
+	return info.id;
+}
+
+static void source(struct perf_event_attr *attr, const char *s)
+{
+	if (!strncmp(s, "tp=", 3)) {
+		attr->type = PERF_TYPE_TRACEPOINT;
+		attr->config = tracepoint_id(s + 3);
+	} else if (!strncmp(s, "sw=", 3)) {
+		attr->type = PERF_TYPE_SOFTWARE;
+		attr->config = num(s + 3);
+	} else if (!strncmp(s, "hw=", 3)) {
+		attr->type = PERF_TYPE_HARDWARE;
+		attr->config = num(s + 3);
+	} else if (!strncmp(s, "bp=", 3)) {
+		char *spec = strdup(s + 3), *len, *rw;
+
+		attr->type = PERF_TYPE_BREAKPOINT;
+		len = strchr(spec, ':');
+		if (len)
+			*len++ = 0;
+		rw = len ? strchr(len, ':') : NULL;
+		if (rw)
+			*rw++ = 0;
+		attr->bp_addr = num(spec);
+		attr->bp_len = len ? num(len) : HW_BREAKPOINT_LEN_4;
+		attr->bp_type = !rw || !strcmp(rw, "rw") ? HW_BREAKPOINT_RW :
+				!strcmp(rw, "w") ? HW_BREAKPOINT_W :
+				!strcmp(rw, "x") ? HW_BREAKPOINT_X : HW_BREAKPOINT_R;
+		if (attr->bp_type == HW_BREAKPOINT_X)
+			attr->bp_len = sizeof(long);
+		free(spec);
+	} else if (!strncmp(s, "raw=", 4)) {
+		char *colon;
+
+		attr->type = strtoul(s + 4, &colon, 0);
+		if (*colon != ':')
+			usage("raw=TYPE:CONFIG");
+		attr->config = num(colon + 1);
+	} else {
+		usage("unknown source");
+	}
+}
+
+/* create NAME SOURCE [OPTION...]; returns the number of words used. */
+static int cmd_create(char **argv, int argc)
+{
+	unsigned char buf[512] = { 0 };
+	struct perf_persistent_create *c = (void *)buf;
+	unsigned char attr_buf[512] = { 0 };
+	struct perf_event_attr *attr = (void *)attr_buf;
+	int i, used = 2;
+
+	if (argc < 2)
+		usage("create NAME SOURCE");
+	c->size = sizeof(*c);
+	snprintf(c->name, sizeof(c->name), "%s", argv[0]);
+	if (strlen(argv[0]) >= sizeof(c->name))
+		memset(c->name, 'a', sizeof(c->name));
+	attr->size = sizeof(*attr);
+	attr->sample_period = 1;
+	attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			    PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	source(attr, argv[1]);
+	if (attr->type == PERF_TYPE_TRACEPOINT)
+		attr->sample_type |= PERF_SAMPLE_RAW;
+
+	for (i = 2; i < argc && strchr("bdpfstar", argv[i][0]); i++) {
+		const char *o = argv[i], *v = strchr(o, '=');
+
+		v = v ? v + 1 : "";
+		if (!strncmp(o, "buffer=", 7))
+			c->buffer_size = num(v);
+		else if (!strcmp(o, "detached"))
+			c->flags |= PERF_PERSISTENT_CREATE_DETACHED;
+		else if (!strncmp(o, "period=", 7))
+			attr->sample_period = num(v);
+		else if (!strncmp(o, "freq=", 5))
+			attr->freq = 1, attr->sample_freq = num(v);
+		else if (!strncmp(o, "sample=", 7))
+			attr->sample_type = num(v);
+		else if (!strncmp(o, "flags=", 6))
+			c->flags = num(v);
+		else if (!strncmp(o, "size=", 5))
+			c->size = num(v);
+		else if (!strcmp(o, "tail"))
+			buf[sizeof(*c) + 3] = 1;
+		else if (!strncmp(o, "attr-size=", 10))
+			attr->size = num(v);
+		else if (!strcmp(o, "reserved"))
+			c->__reserved = 1;
+		else
+			break;
+		used++;
+	}
+	c->attr = (unsigned long)attr;
+
+	printf("create %s: ", argv[0]);
+	if (control() < 0 || ioctl(ctl, PERF_PERSISTENT_IOC_CREATE, c))
+		printf("%s\n", errname(errno));
+	else
+		printf("OK id=%u\n", c->id);
+	return used;
+}
+
+static void cmd_info(const char *x)
+{
+	struct perf_persistent_cpu_stats cs[64];
+	struct perf_persistent_info info = { .size = sizeof(info) };
+	struct perf_event_attr attr;
+	unsigned long long w = 0, o = 0, d = 0, b = 0;
+	unsigned int i;
+
+	info.id = (x[0] >= '0' && x[0] <= '9') ? num(x) : 0;
+	if (!info.id)
+		snprintf(info.name, sizeof(info.name), "%s", x);
+	info.attr = (unsigned long)&attr;
+	info.attr_size = sizeof(attr);
+	info.cpu_stats = (unsigned long)cs;
+	info.nr_cpus = 64;
+	if (control() < 0 || ioctl(ctl, PERF_PERSISTENT_IOC_INFO, &info)) {
+		printf("info %s: %s\n", x, errname(errno));
+		return;
+	}
+	printf("info %s: OK\n", x);
+	printf("id=%u\nname=%s\nstate=0x%x\nbuffer_size=%llu\nnr_cpus=%u\n",
+	       info.id, info.name, info.state,
+	       (unsigned long long)info.buffer_size, info.nr_cpus);
+	printf("type=%u\nconfig=%llu\nsample_type=0x%llx\n", attr.type,
+	       (unsigned long long)attr.config,
+	       (unsigned long long)attr.sample_type);
+	for (i = 0; i < info.nr_cpus && i < 64; i++) {
+		printf("cpu%u online=%u written=%llu overwritten=%llu dropped=%llu bytes=%llu count=%llu held=%llu\n",
+		       cs[i].cpu, cs[i].online,
+		       (unsigned long long)cs[i].written,
+		       (unsigned long long)cs[i].overwritten,
+		       (unsigned long long)cs[i].dropped,
+		       (unsigned long long)cs[i].bytes,
+		       (unsigned long long)cs[i].count,
+		       (unsigned long long)(cs[i].tail - cs[i].head));
+		w += cs[i].written;
+		o += cs[i].overwritten;
+		d += cs[i].dropped;
+		b += cs[i].bytes;
+	}
+	printf("written=%llu\noverwritten=%llu\ndropped=%llu\nbytes=%llu\n",
+	       w, o, d, b);
+}
+
+static void cmd_list(void)
+{
+	struct perf_persistent_list l = { .size = sizeof(l) };
+	__u32 ids[4];
+	unsigned int i;
+
+	printf("list:");
+	do {
+		l.nr = 4;
+		l.ids = (unsigned long)ids;
+		if (control() < 0 || ioctl(ctl, PERF_PERSISTENT_IOC_LIST, &l)) {
+			printf(" %s\n", errname(errno));
+			return;
+		}
+		for (i = 0; i < l.nr; i++)
+			printf(" %u", ids[i]);
+		if (l.nr)
+			l.start = ids[l.nr - 1];
+	} while (l.nr);
+	printf(" total=%u\n", l.total);
+}
+
+static void id_cmd(const char *name, unsigned long req, const char *x)
+{
+	unsigned long id = resolve(x);
+
+	if (x[0] >= '0' && x[0] <= '9')
+		id = strtoull(x, NULL, 0);
+	printf("%s %s: ", name, x);
+	if (control() < 0 || ioctl(ctl, req, id))
+		printf("%s\n", errname(errno));
+	else
+		printf("OK\n");
+}
+
+static void drop_caps(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	printf("drop-caps: %s\n",
+	       syscall(SYS_capset, &hdr, data) ? errname(errno) : "OK");
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 1; i < argc; i++) {
+		const char *c = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(c, "create")) {
+			i += cmd_create(argv + i + 1, argc - i - 1);
+			continue;
+		}
+		if (!strcmp(c, "list")) {
+			cmd_list();
+			continue;
+		}
+		if (!strcmp(c, "hold")) {
+			signal(SIGTERM, on_signal);
+			signal(SIGINT, on_signal);
+			printf("hold: OK\n");
+			pause();
+			continue;
+		}
+		if (!strcmp(c, "drop-caps")) {
+			drop_caps();
+			continue;
+		}
+		if (!strcmp(c, "close")) {
+			printf("close: %s\n", close(ctl) ? errname(errno) : "OK");
+			ctl = -1;
+			continue;
+		}
+		if (!x)
+			usage("missing argument");
+		i++;
+		if (!strcmp(c, "destroy"))
+			id_cmd(c, PERF_PERSISTENT_IOC_DESTROY, x);
+		else if (!strcmp(c, "detach"))
+			id_cmd(c, PERF_PERSISTENT_IOC_DETACH, x);
+		else if (!strcmp(c, "attach"))
+			id_cmd(c, PERF_PERSISTENT_IOC_ATTACH, x);
+		else if (!strcmp(c, "pause"))
+			id_cmd(c, PERF_PERSISTENT_IOC_PAUSE, x);
+		else if (!strcmp(c, "resume"))
+			id_cmd(c, PERF_PERSISTENT_IOC_RESUME, x);
+		else if (!strcmp(c, "info"))
+			cmd_info(x);
+		else if (!strcmp(c, "ioctl"))
+			printf("ioctl %s: %s\n", x,
+			       control() < 0 || ioctl(ctl, num(x), 0) ?
+			       errname(errno) : "OK");
+		else if (!strcmp(c, "sleep"))
+			sleep(num(x));
+		else if (!strcmp(c, "setuid"))
+			printf("setuid: %s\n", setuid(num(x)) ? errname(errno) : "OK");
+		else
+			usage("unknown command");
+	}
+	return 0;
+}
