@@ -7,26 +7,33 @@
  * handler) and one buffer per CPU.  No process and no file descriptor keeps
  * it alive: the registry or an owning control file does (registry.h).
  *
+ * CPU hotplug.  Creating or releasing a counter may take cpus_read_lock()
+ * (static keys of software events and tracepoints), which deadlocks inside a
+ * hotplug callback.  So the callbacks only record that the CPU came or went
+ * and queue the event's sync work; pp_event_sync() then creates and
+ * releases counters, outside the hotplug lock, to match (as the hard-lockup
+ * detector defers its releases).  A CPU records from shortly after it comes
+ * online; its buffer, and the count of its released counter, are kept while
+ * it is offline.
+ *
  * Contexts:
  *   pp_event_overflow()          the source's overflow handler: any context
  *                                including NMI, on the counter's CPU
- *   pp_cpu_online/offline()      CPU-hotplug callbacks, process context in
- *                                the CPU's hotplug thread, hotplug lock held
+ *   pp_cpu_online/offline()      CPU-hotplug callbacks, hotplug lock held:
+ *                                no lock of ours, no counter work
  *   everything else              process context
  *
  * Lock order:
- *   pp_registry.lock  ->  cpu_hotplug_lock (cpus_read_lock(), taken inside
- *   cpuhp_state_{add,remove}_instance())  ->  perf's context locks
- *   pp_registry.lock  ->  kernfs active references (sysfs removal waits for
- *   running show() calls; no show() takes pp_registry.lock)
- * The hotplug callbacks take none of our locks: they touch only the event
- * instance they are called for, which the hotplug lock protects.
+ *   pp_registry.lock -> ev->sync_lock -> cpu_hotplug_lock (taken inside
+ *   perf while creating or releasing counters) -> perf's context locks
+ *   pp_registry.lock -> kernfs active references (sysfs removal waits for
+ *   running show() calls; no show() takes pp_registry.lock or sync_lock)
  *
  * Lifetime: destroy unlists the event and removes its sysfs files under the
- * registry lock, then (unlocked) removes the hotplug instance, which
- * releases the counters, waits for handlers still running (an RCU grace
- * period covers NMI and preempt-disabled sections) and drops the owner
- * reference.  The buffers are freed with the last reference.
+ * registry lock, then (unlocked) removes the hotplug instance, waits for the
+ * sync work, releases the counters, waits for handlers still running (an
+ * RCU grace period covers NMI and preempt-disabled sections) and drops the
+ * owner reference.  The buffers are freed with the last reference.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -37,6 +44,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "perf_persistent/buffer.h"
 #include "perf_persistent/event.h"
@@ -75,53 +83,121 @@ static void pp_event_overflow(struct perf_event *counter,
 	pp_record_sample(pc->buf, &pc->ev->fmt, data, regs);
 }
 
-static int pp_cpu_failed(struct pp_event *ev, unsigned int cpu, int err)
+/* Give @cpu a buffer (once) and a counter; sync_lock held. */
+static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
+			unsigned int cpu, unsigned int gen)
 {
-	if (ev->creating)
-		return err;
-	/* A late CPU online must not fail because of one event. */
-	pr_warn("%s: not recording on CPU %u: %d\n", ev->entry.name, cpu, err);
-	return 0;
-}
-
-/* CPU-hotplug startup: the CPU is online; give it a buffer and a counter. */
-static int pp_cpu_online(unsigned int cpu, struct hlist_node *node)
-{
-	struct pp_event *ev = hlist_entry(node, struct pp_event, node);
-	struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
 	struct perf_event *counter;
 
 	if (!pc->buf) {
 		struct pp_buffer *buf = pp_buffer_alloc(ev->buffer_size);
 
 		if (IS_ERR(buf))
-			return pp_cpu_failed(ev, cpu, PTR_ERR(buf));
+			return PTR_ERR(buf);
 		pp_buffer_set_paused(buf, ev->paused);
-		/* Set before the counter exists; sysfs reads it locklessly. */
+		/* Before the counter exists; sysfs reads it locklessly. */
 		WRITE_ONCE(pc->buf, buf);
 	}
 
 	counter = perf_event_create_kernel_counter(&ev->attr, cpu, NULL,
 						   pp_event_overflow, pc);
 	if (IS_ERR(counter))
-		return pp_cpu_failed(ev, cpu, PTR_ERR(counter));
+		return PTR_ERR(counter);
 	pc->counter = counter;
+	pc->counter_gen = gen;
 	return 0;
 }
 
-/* CPU-hotplug teardown: release the counter, keep the buffer. */
-static int pp_cpu_offline(unsigned int cpu, struct hlist_node *node)
+/* Release @pc's counter, keeping its count; sync_lock held. */
+static void pp_cpu_stop(struct pp_cpu *pc)
 {
-	struct pp_event *ev = hlist_entry(node, struct pp_event, node);
-	struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
 	u64 enabled, running;
 
-	if (!pc->counter)
-		return 0;
 	pc->count_base += perf_event_read_value(pc->counter, &enabled, &running);
 	perf_event_release_kernel(pc->counter);
 	pc->counter = NULL;
+}
+
+/*
+ * Create and release counters to match the CPUs the hotplug callbacks say
+ * are online.  Process context, sync_lock held, hotplug lock not held.
+ * With @strict (creation) the first failure is returned; otherwise
+ * failures are logged and the CPU stays without a counter.
+ */
+static int pp_event_sync(struct pp_event *ev, bool strict)
+{
+	unsigned int cpu;
+	int ret;
+
+	lockdep_assert_held(&ev->sync_lock);
+	for_each_possible_cpu(cpu) {
+		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
+		bool online = READ_ONCE(pc->online);
+		unsigned int gen = READ_ONCE(pc->gen);
+
+		if (pc->counter && (!online || pc->counter_gen != gen))
+			pp_cpu_stop(pc);
+		if (!online || pc->counter)
+			continue;
+		ret = pp_cpu_start(ev, pc, cpu, gen);
+		/* Gone offline meanwhile: its callback queued another sync. */
+		if (ret == -ENODEV)
+			continue;
+		if (ret && strict)
+			return ret;
+		if (ret)
+			pr_warn("%s: not recording on CPU %u: %d\n",
+				ev->entry.name, cpu, ret);
+	}
 	return 0;
+}
+
+static void pp_event_sync_work(struct work_struct *work)
+{
+	struct pp_event *ev = container_of(work, struct pp_event, sync_work);
+
+	mutex_lock(&ev->sync_lock);
+	pp_event_sync(ev, false);
+	mutex_unlock(&ev->sync_lock);
+}
+
+/* Hotplug callbacks: note the change, leave the counters to the work. */
+static int pp_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct pp_event *ev = hlist_entry(node, struct pp_event, node);
+	struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
+
+	WRITE_ONCE(pc->gen, pc->gen + 1);
+	WRITE_ONCE(pc->online, true);
+	queue_work(system_unbound_wq, &ev->sync_work);
+	return 0;
+}
+
+static int pp_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct pp_event *ev = hlist_entry(node, struct pp_event, node);
+
+	WRITE_ONCE(per_cpu_ptr(ev->cpus, cpu)->online, false);
+	queue_work(system_unbound_wq, &ev->sync_work);
+	return 0;
+}
+
+/* Release every counter of an event no callback can reach any more. */
+static void pp_event_stop_counters(struct pp_event *ev)
+{
+	unsigned int cpu;
+
+	cancel_work_sync(&ev->sync_work);
+	mutex_lock(&ev->sync_lock);
+	for_each_possible_cpu(cpu) {
+		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
+
+		if (pc->counter)
+			pp_cpu_stop(pc);
+	}
+	mutex_unlock(&ev->sync_lock);
+	/* Handlers that were already running are done after a grace period. */
+	synchronize_rcu();
 }
 
 static void pp_event_free(struct pp_event *ev)
@@ -131,6 +207,7 @@ static void pp_event_free(struct pp_event *ev)
 	for_each_possible_cpu(cpu)
 		pp_buffer_free(per_cpu_ptr(ev->cpus, cpu)->buf);
 	free_percpu(ev->cpus);
+	mutex_destroy(&ev->sync_lock);
 	kfree_rcu(ev, rcu);
 }
 
@@ -146,10 +223,38 @@ static void pp_event_release(struct pp_entry *entry)
  */
 static void pp_event_stop_put(struct pp_event *ev)
 {
-	cpuhp_state_remove_instance(pp_cpuhp_state, &ev->node);
-	/* Handlers that were already running are done after a grace period. */
-	synchronize_rcu();
+	cpuhp_state_remove_instance_nocalls(pp_cpuhp_state, &ev->node);
+	pp_event_stop_counters(ev);
 	pp_entry_put(&ev->entry);
+}
+
+/* Start following CPU hotplug, then start the counters; creation only. */
+static int pp_event_start(struct pp_event *ev)
+{
+	unsigned int cpu;
+	int ret;
+
+	ret = cpuhp_state_add_instance_nocalls(pp_cpuhp_state, &ev->node);
+	if (ret)
+		return ret;
+	/*
+	 * From here the callbacks keep @online up to date.  Under the read
+	 * lock no hotplug operation is half done, so cpu_online() is the state
+	 * the callbacks last reported.
+	 */
+	cpus_read_lock();
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(ev->cpus, cpu)->online, cpu_online(cpu));
+	cpus_read_unlock();
+
+	mutex_lock(&ev->sync_lock);
+	ret = pp_event_sync(ev, true);
+	mutex_unlock(&ev->sync_lock);
+	if (ret) {
+		cpuhp_state_remove_instance_nocalls(pp_cpuhp_state, &ev->node);
+		pp_event_stop_counters(ev);
+	}
+	return ret;
 }
 
 static int pp_attr_check(const struct perf_event_attr *attr)
@@ -198,6 +303,8 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	}
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(ev->cpus, cpu)->ev = ev;
+	mutex_init(&ev->sync_lock);
+	INIT_WORK(&ev->sync_work, pp_event_sync_work);
 	if (strscpy(ev->entry.name, spec->name, sizeof(ev->entry.name)) < 0) {
 		ret = -EINVAL;
 		goto err_free;
@@ -216,9 +323,7 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 		goto err_unlock;
 	ev->fmt.id = ev->entry.id;
 
-	ev->creating = true;
-	ret = cpuhp_state_add_instance(pp_cpuhp_state, &ev->node);
-	ev->creating = false;
+	ret = pp_event_start(ev);
 	if (ret)
 		goto err_cancel;
 
@@ -233,8 +338,8 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	return 0;
 
 err_remove:
-	cpuhp_state_remove_instance(pp_cpuhp_state, &ev->node);
-	synchronize_rcu();
+	cpuhp_state_remove_instance_nocalls(pp_cpuhp_state, &ev->node);
+	pp_event_stop_counters(ev);
 err_cancel:
 	pp_registry_cancel(&pp_registry, &ev->entry);
 err_unlock:
@@ -243,6 +348,7 @@ err_free:
 	for_each_possible_cpu(cpu)
 		pp_buffer_free(per_cpu_ptr(ev->cpus, cpu)->buf);
 	free_percpu(ev->cpus);
+	mutex_destroy(&ev->sync_lock);
 	kfree(ev);
 	return ret;
 }
@@ -332,16 +438,16 @@ int pp_event_pause(u32 id, bool paused)
 		mutex_unlock(&pp_registry.lock);
 		return -ENOENT;
 	}
-	/* Against a CPU coming online and allocating its buffer. */
-	cpus_read_lock();
-	ev->paused = paused;
+	/* Against the sync work allocating a buffer for a new CPU. */
+	mutex_lock(&ev->sync_lock);
+	WRITE_ONCE(ev->paused, paused);
 	for_each_possible_cpu(cpu) {
 		struct pp_buffer *buf = per_cpu_ptr(ev->cpus, cpu)->buf;
 
 		if (buf)
 			pp_buffer_set_paused(buf, paused);
 	}
-	cpus_read_unlock();
+	mutex_unlock(&ev->sync_lock);
 	mutex_unlock(&pp_registry.lock);
 	if (paused)
 		synchronize_rcu();
@@ -441,8 +547,8 @@ int pp_event_info(u32 id, const char *name, const void *file,
 	info->attr = ev->attr;
 	mutex_unlock(&pp_registry.lock);
 
-	/* Counters and buffers change only under the hotplug lock. */
-	cpus_read_lock();
+	/* Counters and buffers change only under sync_lock. */
+	mutex_lock(&ev->sync_lock);
 	for_each_possible_cpu(cpu) {
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
 		struct perf_persistent_cpu_stats *cs;
@@ -458,7 +564,7 @@ int pp_event_info(u32 id, const char *name, const void *file,
 		cs = &stats[n++];
 		pp_buffer_stats(pc->buf, &st);
 		cs->cpu = cpu;
-		cs->online = !!pc->counter;
+		cs->online = READ_ONCE(pc->online) && pc->counter;
 		cs->written = st.written;
 		cs->overwritten = st.overwritten;
 		cs->dropped = st.dropped;
@@ -470,7 +576,7 @@ int pp_event_info(u32 id, const char *name, const void *file,
 			cs->count += perf_event_read_value(pc->counter,
 							   &enabled, &running);
 	}
-	cpus_read_unlock();
+	mutex_unlock(&ev->sync_lock);
 	info->nr_cpus = n;
 	pp_entry_put(&ev->entry);
 	return 0;

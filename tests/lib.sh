@@ -83,3 +83,34 @@ pp_log_clean() {
 	dmesg | tail -n +$((${_pp_log_lines:-0} + 1)) >/tmp/pp-log-since
 	splat-scan /tmp/pp-log-since
 }
+
+# pp_stat NAME FIELD: a statistic of a persistent event from sysfs.
+pp_stat() {
+	cat "$PP_SYS/instances/$1/$2" 2>/dev/null
+}
+
+# pp_inject_mce [CPU]: log one software-injected MCE on CPU (default 0); the
+# mce:mce_record tracepoint fires from a kworker on that CPU shortly after.
+pp_inject_mce() {
+	modprobe mce-inject 2>/dev/null
+	_pp_d=/sys/kernel/debug/mce-inject
+	echo sw >$_pp_d/flags
+	echo 0x9c00000000010151 >$_pp_d/status
+	echo 0x1234000 >$_pp_d/addr
+	taskset -c "${1:-0}" sh -c "echo 1 > $_pp_d/bank"
+}
+
+# pp_wait_stat NAME FIELD MIN: wait up to 10 s for a statistic to reach MIN.
+pp_wait_stat() {
+	_pp_i=0
+	while [ "$(pp_stat "$1" "$2")" -lt "$3" ] 2>/dev/null; do
+		_pp_i=$((_pp_i + 1))
+		[ $_pp_i -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
+
+# pp_field KEY FILE: the value of "KEY=value" in pp-ctl output.
+pp_field() {
+	sed -n "s/^$1=//p" "$2" | head -n 1
+}

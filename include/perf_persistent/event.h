@@ -8,9 +8,11 @@
 #define _PERF_PERSISTENT_EVENT_H
 
 #include <linux/cpuhotplug.h>
+#include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include <uapi/linux/perf_persistent.h>
 
@@ -28,15 +30,22 @@ struct pp_event;
  * @buf: the CPU's buffer, allocated when the CPU is first online and kept
  *	(with its records) while it is offline
  * @count_base: counts of counters released when the CPU went offline
+ * @online: the CPU is online, as the hotplug callbacks last said
+ * @gen: bumped by each online callback: a counter from an earlier online
+ *	period was taken out of its context by perf and must be replaced
+ * @counter_gen: @gen when @counter was created
  *
- * @counter and @count_base change only in CPU-hotplug callbacks; read them
- * under cpus_read_lock().  @buf is set once, before @counter.
+ * @online and @gen are written by the hotplug callbacks; everything else
+ * under the event's sync_lock.  @buf is set once, before the first counter.
  */
 struct pp_cpu {
 	struct pp_event		*ev;
 	struct perf_event	*counter;
 	struct pp_buffer	*buf;
 	u64			count_base;
+	bool			online;
+	unsigned int		gen;
+	unsigned int		counter_gen;
 };
 
 /**
@@ -47,9 +56,10 @@ struct pp_cpu {
  * @buffer_size: per-CPU buffer size in bytes
  * @cpus: per-CPU state
  * @node: instance of the module's CPU-hotplug state
- * @creating: set while the counters are first created: a failure then fails
- *	the creation, while a failure at a later CPU online is logged only
- * @paused: under the registry lock and cpus_read_lock()
+ * @sync_lock: serialises creating and releasing counters and buffers
+ * @sync_work: brings the counters in line with the online CPUs after a
+ *	hotplug callback (which must not create or release them itself)
+ * @paused: under sync_lock
  * @alias: "id=<id>,period=1": the events/<name> alias
  * @alias_attr: the events/<name> sysfs attribute
  * @kobj: the instances/<name>/ directory
@@ -62,7 +72,8 @@ struct pp_event {
 	unsigned long			buffer_size;
 	struct pp_cpu __percpu		*cpus;
 	struct hlist_node		node;
-	bool				creating;
+	struct mutex			sync_lock;	/* see above */
+	struct work_struct		sync_work;
 	bool				paused;
 	char				alias[48];
 	struct perf_pmu_events_attr	alias_attr;

@@ -4,7 +4,7 @@
 # attr<num>:<mask> spelling, an events/ directory, cpumask.
 . ./lib.sh
 
-pp_load
+pp_load events=
 
 type=$(cat "$PP_SYS/type")
 # PERF_TYPE_MAX is 6: dynamic PMU types start there.

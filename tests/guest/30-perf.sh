@@ -4,7 +4,7 @@
 # module's own errno when an event is refused.
 . ./lib.sh
 
-pp_load
+pp_load events=
 
 # An unknown term makes perf list the PMU's valid terms: proof it parsed format/.
 perf stat -a -e persistent/nosuchterm=1/ true >/tmp/out 2>&1

@@ -4,7 +4,7 @@
 # Documentation/pmu.rst).  pp-open prints the errno name or OK.
 . ./lib.sh
 
-pp_load
+pp_load events=
 
 check_eq "unknown id -> ENOENT" ENOENT "$(pp-open --config 1 --cpu 0)"
 check_eq "id 0 -> ENOENT" ENOENT "$(pp-open --config 0 --cpu 1)"

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lifetimes: an event created by a process, detached, outlives it and keeps
+# recording; an fd that owns an event pins the module; attaching binds the
+# event to an fd again; unloading with detached events frees them.
+. ./lib.sh
+
+pp_load events=
+
+# Created attached by a process that detaches it and exits.
+pp-ctl create mce tp=mce:mce_record detach mce >/tmp/out
+check_grep "create and detach in one process" "^detach mce: OK$" /tmp/out
+check_eq "the event survives its creator's exit" detached "$(pp_stat mce state)"
+pp_inject_mce 1
+pp_inject_mce 0
+check "and keeps recording (injected MCEs counted)" pp_wait_stat mce written 2
+
+# An fd owning an event pins the module.
+pp-ctl create held sw=1 hold >/tmp/hold &
+holder=$!
+i=0
+while ! grep -q '^hold: OK' /tmp/hold && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+check "held event exists while its owner runs" test -e "$PP_SYS/events/held"
+check_eq "module refcnt counts the open control fd" 1 "$(cat /sys/module/perf_persistent/refcnt)"
+rmmod perf_persistent 2>/tmp/rmmod
+check "rmmod refused while an fd owns an event" test $? -ne 0
+check "module still loaded" pp_loaded
+
+# Another process may not destroy, detach or attach what that fd owns.
+pp-ctl destroy held detach held attach held >/tmp/out
+check_grep "DESTROY of an event another fd owns -> EBUSY" "^destroy held: EBUSY$" /tmp/out
+check_grep "DETACH of an event another fd owns -> EBUSY" "^detach held: EBUSY$" /tmp/out
+check_grep "ATTACH of an event another fd owns -> EBUSY" "^attach held: EBUSY$" /tmp/out
+
+kill $holder
+wait $holder
+check "owner exit destroys its attached event" test ! -e "$PP_SYS/events/held"
+check_eq "and the alias is gone from perf list" "" \
+	"$(perf list 2>/dev/null | grep persistent/held/)"
+
+# Attach a persistent event, then close: it is gone.
+pp-ctl attach mce attach mce >/tmp/out
+check_grep "ATTACH a persistent event" "^attach mce: OK$" /tmp/out
+check_grep "ATTACH it twice -> EALREADY" "^attach mce: EALREADY$" /tmp/out
+check "attached then closed: destroyed" test ! -e "$PP_SYS/instances/mce"
+
+# Unload with detached events only: everything is freed.
+pp-ctl create d1 sw=1 detached create d2 tp=sched:sched_switch detached >/dev/null
+sleep 1
+check "rmmod succeeds with only detached events" pp_unload
+check "PMU gone" test ! -e "$PP_SYS"
+check "reload works" pp_load events=
+check_eq "no event survives a reload" "" "$(ls "$PP_SYS/events")"
+check "kernel log clean" pp_log_clean
+
+done_testing

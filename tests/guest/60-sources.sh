@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sources other than tracepoints: software events, a hardware breakpoint, a
+# counting (non-sampling) source, and the kernel's refusal passed on.
+. ./lib.sh
+
+pp_load events=
+
+# PERF_COUNT_SW_CONTEXT_SWITCHES = 3, sampled on every switch.
+pp-ctl create cs sw=3 detached >/tmp/out
+check_grep "software source created" "^create cs: OK" /tmp/out
+sleep 1
+check "software source records" test "$(pp_stat cs written)" -gt 0
+
+# A write breakpoint on jiffies_64: the timer tick writes it.
+addr=0x$(grep ' jiffies_64$' /proc/kallsyms | cut -d' ' -f1)
+pp-ctl create jif "bp=$addr:8:w" detached >/tmp/out
+check_grep "breakpoint source created" "^create jif: OK" /tmp/out
+sleep 1
+check "breakpoint source records" test "$(pp_stat jif written)" -gt 0
+pp-ctl info jif >/tmp/info
+check_grep "breakpoint attr kept (type 5)" "^type=5$" /tmp/info
+
+# Counting only (period 0): no records, counts readable per CPU.
+pp-ctl create cnt sw=3 period=0 detached >/dev/null
+sleep 1
+pp-ctl info cnt >/tmp/info
+check_eq "counting source writes no record" 0 "$(pp_field written /tmp/info)"
+check_grep "counting source's per-CPU count is readable" "^cpu0 online=1 .* count=[1-9][0-9]* " /tmp/info
+
+# PERF_TYPE_HARDWARE cycles: QEMU TCG has no PMU, the kernel's errno comes back.
+pp-ctl create hw hw=0 detached >/tmp/out
+check_grep "a source the kernel refuses: its errno passed on" "^create hw: (ENOENT|EOPNOTSUPP|ENODEV)$" /tmp/out
+check "and nothing is left of it" test ! -e "$PP_SYS/events/hw"
+
+pp-ctl destroy cs destroy jif destroy cnt >/dev/null
+check_eq "all destroyed" "" "$(ls "$PP_SYS/events")"
+check "kernel log clean" pp_log_clean
+
+done_testing

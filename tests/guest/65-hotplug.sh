@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# CPU hotplug: a CPU going offline keeps its buffer and records; coming
+# back online it records again.  Needs at least two CPUs.
+. ./lib.sh
+
+pp_load events=mce:mce_record
+cpu=1
+online=/sys/devices/system/cpu/cpu$cpu/online
+
+pp-ctl create cs sw=3 detached >/dev/null
+pp_inject_mce $cpu
+check "MCE recorded on CPU $cpu" pp_wait_stat mce_record written 1
+sleep 1
+
+echo 0 >$online
+check_eq "CPU $cpu offline" 0 "$(cat $online)"
+check_eq "cpumask follows" 0 "$(cat "$PP_SYS/cpumask")"
+pp-ctl info mce_record >/tmp/before
+check_grep "offline CPU: its counter is released" "^cpu$cpu online=0 written=1 " /tmp/before
+check_grep "offline CPU: its buffer still holds the record" "^cpu$cpu .* held=176$" /tmp/before
+check_grep "offline CPU: the count of the released counter is kept" "^cpu$cpu .* count=1 " /tmp/before
+pp-ctl info cs >/tmp/cs1
+w1=$(sed -n "s/^cpu$cpu online=0 written=\([0-9]*\) .*/\1/p" /tmp/cs1)
+sleep 1
+pp-ctl info cs >/tmp/cs2
+check_eq "offline CPU records nothing" "$w1" \
+	"$(sed -n "s/^cpu$cpu online=0 written=\([0-9]*\) .*/\1/p" /tmp/cs2)"
+
+echo 1 >$online
+check_eq "CPU $cpu back online" 1 "$(cat $online)"
+check_eq "cpumask follows" 0-1 "$(cat "$PP_SYS/cpumask")"
+pp_inject_mce $cpu
+check "MCE recorded again after online" pp_wait_stat mce_record written 2
+pp-ctl info mce_record >/tmp/after
+check_grep "online again, with the old record kept" "^cpu$cpu online=1 written=2 .* held=352$" /tmp/after
+check_grep "count continues from the released counter's" "^cpu$cpu .* count=2 " /tmp/after
+sleep 1
+pp-ctl info cs >/tmp/cs3
+check "software source records on the CPU again" \
+	test "$(sed -n "s/^cpu$cpu online=1 written=\([0-9]*\) .*/\1/p" /tmp/cs3)" -gt "${w1:-0}"
+
+# An event created while the CPU is offline gets its buffer when it returns.
+echo 0 >$online
+pp-ctl create late sw=3 detached info late >/tmp/late
+check_eq "created with CPU $cpu offline: buffers for online CPUs only" 1 "$(pp_field nr_cpus /tmp/late)"
+echo 1 >$online
+sleep 1
+pp-ctl info late >/tmp/late
+check_eq "CPU back: it has a buffer too" 2 "$(pp_field nr_cpus /tmp/late)"
+check_grep "and records there" "^cpu$cpu online=1 written=[1-9]" /tmp/late
+
+pp-ctl destroy cs destroy late >/dev/null
+check "kernel log clean" pp_log_clean
+
+done_testing
