@@ -128,11 +128,14 @@ static void pp_registry_test_ids_unique(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->id, 3U);
 }
 
-/* A cancelled reservation does not give its id back either. */
+/*
+ * A cancelled reservation was never visible: its id goes back, unless a
+ * later id was handed out meanwhile, and published ids never come back.
+ */
 static void pp_registry_test_cancel(struct kunit *test)
 {
 	struct registry_fixture *fx = test->priv;
-	struct pp_entry e = { .name = "x" }, *f;
+	struct pp_entry e = { .name = "x" }, g = { .name = "y" }, *f;
 
 	mutex_lock(&fx->reg.lock);
 	KUNIT_EXPECT_EQ(test, pp_registry_reserve(&fx->reg, &e, NULL), 0);
@@ -144,7 +147,20 @@ static void pp_registry_test_cancel(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, pp_registry_get(&fx->reg, e.id));
 	f = add(test, "x", NULL, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
-	KUNIT_EXPECT_GT(test, f->id, e.id);
+	KUNIT_EXPECT_EQ(test, f->id, e.id);
+
+	/* reserve g, publish another, cancel g: g's id stays used up */
+	mutex_lock(&fx->reg.lock);
+	KUNIT_EXPECT_EQ(test, pp_registry_reserve(&fx->reg, &g, NULL), 0);
+	mutex_unlock(&fx->reg.lock);
+	f = add(test, "z", NULL, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	mutex_lock(&fx->reg.lock);
+	pp_registry_cancel(&fx->reg, &g);
+	mutex_unlock(&fx->reg.lock);
+	f = add(test, "w", NULL, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, f->id, g.id + 2);
 }
 
 static void pp_registry_test_ids_exhausted(struct kunit *test)

@@ -145,13 +145,17 @@ void pp_registry_publish(struct pp_registry *reg, struct pp_entry *entry)
 }
 
 /*
- * Give back a reserved, unpublished entry's id slot (the id itself is not
- * reused); @reg locked.  The caller frees the entry without a put.
+ * Undo pp_registry_reserve() for an entry that was never published; @reg
+ * locked.  No one can have seen its id, so the id is given back when it is
+ * the last one handed out: a failed creation consumes nothing.  The caller
+ * frees the entry without a put.
  */
 void pp_registry_cancel(struct pp_registry *reg, struct pp_entry *entry)
 {
 	lockdep_assert_held(&reg->lock);
 	xa_erase(&reg->entries, entry->id);
+	if (reg->next_id == (u64)entry->id + 1)
+		reg->next_id = entry->id;
 }
 
 /*

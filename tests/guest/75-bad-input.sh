@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bad input to /dev/perf_persistent: each case gets its documented errno,
+# leaves no state behind, and loses nothing already recorded.
+. ./lib.sh
+
+pp_load
+pp_inject_mce 0
+pp_inject_mce 1
+pp_wait_stat mce_record written 2
+pp-ctl create keep sw=1 detached create mine sw=1 hold >/tmp/hold &
+holder=$!
+i=0
+while ! grep -q '^hold: OK' /tmp/hold && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+pp-ctl pause mce_record info mce_record >/tmp/before
+events_before=$(ls "$PP_SYS/events" | xargs)
+list_before=$(pp-ctl list)
+
+# expect ERRNO ARGS...: the last pp-ctl line must end in ": ERRNO".
+expect() {
+	_want=$1
+	shift
+	_got=$(pp-ctl "$@" | tail -n 1)
+	check_eq "$* -> $_want" "$_want" "${_got##*: }"
+}
+
+# Unknown ids and names.
+for verb in destroy detach attach pause resume info; do
+	expect ENOENT $verb 999
+done
+expect ENOENT info nosuch
+expect ENOENT destroy 0
+expect ENOENT destroy 0x100000001
+
+# Names.
+expect EEXIST create keep sw=1 detached
+expect EEXIST create mce_record sw=1 detached
+for name in Bad 1abc _x a-b period config name id r12 rbeef \
+	abcdefghijklmnopqrstuvwxyz0123456; do
+	expect EINVAL create "$name" sw=1 detached
+done
+
+# Buffer sizes.
+expect EINVAL create b sw=1 detached buffer=12288
+expect EINVAL create b sw=1 detached buffer=100
+expect EINVAL create b sw=1 detached buffer=2048
+expect E2BIG create b sw=1 detached buffer=134217728
+expect E2BIG create b sw=1 detached buffer=0x8000000000000000
+
+# Sources the kernel refuses: its errno is passed on.
+expect ENOENT create b raw=12345:0 detached
+expect EINVAL create b bp=0x1000:3:w detached
+expect EOPNOTSUPP create b sw=1 detached sample=0x20
+expect EOPNOTSUPP create b sw=1 detached sample=0x8000000000000000
+
+# The struct's own size, flags and reserved fields.
+expect EINVAL create b sw=1 detached size=0
+expect EINVAL create b sw=1 detached size=63
+expect E2BIG create b sw=1 detached size=128 tail
+expect E2BIG create b sw=1 detached size=8192
+expect EINVAL create b sw=1 flags=0x2
+expect EINVAL create b sw=1 detached reserved
+expect EINVAL create b sw=1 detached attr-size=32
+expect E2BIG create b sw=1 detached attr-size=8192
+# A larger struct with a zero tail is fine (it can grow).  The failed
+# creations above took no id: the next one follows the last created.
+expect "OK id=$(($(pp_stat keep id) + 2))" create grown sw=1 detached size=128
+expect OK destroy grown
+
+# Ownership.
+expect EALREADY detach keep
+expect EBUSY destroy mine
+expect EBUSY detach mine
+expect EBUSY attach mine
+pp-ctl attach keep attach keep detach keep >/tmp/out
+check_grep "attach keep; attach keep -> EALREADY" "^attach keep: EALREADY$" /tmp/out
+check_grep "(and detach it again)" "^detach keep: OK$" /tmp/out
+
+# Unknown ioctls.
+expect ENOTTY ioctl 0
+expect ENOTTY ioctl 0xb909
+expect ENOTTY ioctl 0x2400
+
+# Without CAP_PERFMON / CAP_SYS_ADMIN: EPERM for every verb that changes.
+expect EPERM drop-caps create u sw=1 detached
+for verb in destroy detach attach pause resume; do
+	expect EPERM drop-caps $verb keep
+done
+check_eq "drop-caps info keep -> allowed" "info keep: OK" "$(pp-ctl drop-caps info keep | grep '^info keep:')"
+_got=$(pp-ctl drop-caps list | tail -n 1)
+check_eq "drop-caps list -> allowed" "$list_before" "${_got}"
+# Not root: the device is 0600 root.
+expect EACCES setuid 65534 info keep
+
+# Nothing left behind, nothing recorded lost.
+check_eq "events/ unchanged" "$events_before" "$(ls "$PP_SYS/events" | xargs)"
+check_eq "LIST unchanged" "$list_before" "$(pp-ctl list)"
+pp-ctl info mce_record >/tmp/after
+check_eq "mce_record's records kept (cpu lines identical)" \
+	"$(grep ^cpu /tmp/before | sed 's/ count=[0-9]*//')" \
+	"$(grep ^cpu /tmp/after | sed 's/ count=[0-9]*//')"
+check_eq "mce_record still holds both MCEs" 352 \
+	"$(grep ^cpu /tmp/after | sed 's/.* held=//' | paste -sd+ | bc)"
+pp-ctl resume mce_record destroy keep >/dev/null
+kill $holder
+wait $holder
+check "kernel log clean" pp_log_clean
+
+done_testing
