@@ -217,14 +217,20 @@ static void pp_event_release(struct pp_entry *entry)
 	pp_event_free(container_of(entry, struct pp_event, entry));
 }
 
+/* Stop following CPU hotplug and release the counters. */
+static void pp_event_stop(struct pp_event *ev)
+{
+	cpuhp_state_remove_instance_nocalls(pp_cpuhp_state, &ev->node);
+	pp_event_stop_counters(ev);
+}
+
 /*
  * Stop an unlisted event and drop its owner reference.  Process context,
  * registry lock not held.
  */
 static void pp_event_stop_put(struct pp_event *ev)
 {
-	cpuhp_state_remove_instance_nocalls(pp_cpuhp_state, &ev->node);
-	pp_event_stop_counters(ev);
+	pp_event_stop(ev);
 	pp_entry_put(&ev->entry);
 }
 
@@ -250,10 +256,8 @@ static int pp_event_start(struct pp_event *ev)
 	mutex_lock(&ev->sync_lock);
 	ret = pp_event_sync(ev, true);
 	mutex_unlock(&ev->sync_lock);
-	if (ret) {
-		cpuhp_state_remove_instance_nocalls(pp_cpuhp_state, &ev->node);
-		pp_event_stop_counters(ev);
-	}
+	if (ret)
+		pp_event_stop(ev);
 	return ret;
 }
 
@@ -338,18 +342,13 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	return 0;
 
 err_remove:
-	cpuhp_state_remove_instance_nocalls(pp_cpuhp_state, &ev->node);
-	pp_event_stop_counters(ev);
+	pp_event_stop(ev);
 err_cancel:
 	pp_registry_cancel(&pp_registry, &ev->entry);
 err_unlock:
 	mutex_unlock(&pp_registry.lock);
 err_free:
-	for_each_possible_cpu(cpu)
-		pp_buffer_free(per_cpu_ptr(ev->cpus, cpu)->buf);
-	free_percpu(ev->cpus);
-	mutex_destroy(&ev->sync_lock);
-	kfree(ev);
+	pp_event_free(ev);
 	return ret;
 }
 

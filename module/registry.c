@@ -41,14 +41,6 @@ static const char *const pp_reserved_names[] = {
 	"id", "history",
 };
 
-/**
- * pp_name_valid - may @name be a persistent event's name?
- * @name: NUL-terminated candidate
- *
- * 1 to PERF_PERSISTENT_NAME_MAX - 1 characters of [a-z0-9_], starting with
- * a letter; not a reserved name; not "r" followed only by hex digits (perf
- * reads that as a raw event code).
- */
 static bool is_lower(char c)
 {
 	return c >= 'a' && c <= 'z';
@@ -59,6 +51,14 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/**
+ * pp_name_valid - may @name be a persistent event's name?
+ * @name: NUL-terminated candidate
+ *
+ * 1 to PERF_PERSISTENT_NAME_MAX - 1 characters of [a-z0-9_], starting with
+ * a letter; not a reserved name; not "r" followed only by hex digits (perf
+ * reads that as a raw event code).
+ */
 bool pp_name_valid(const char *name)
 {
 	size_t len = strnlen(name, PERF_PERSISTENT_NAME_MAX);
