@@ -388,8 +388,10 @@ int pp_event_destroy(u32 id, const void *file)
 	return ret;
 }
 
-/* Detach (make persistent) the event @file owns.  Process context. */
-int pp_event_detach(u32 id, const void *file)
+/* Apply an ownership change of registry.h to the event @id. */
+static int change_owner(u32 id, const void *file,
+			int (*change)(struct pp_registry *, struct pp_entry *,
+				      const void *))
 {
 	struct pp_event *ev;
 	int ret = -ENOENT;
@@ -397,23 +399,21 @@ int pp_event_detach(u32 id, const void *file)
 	mutex_lock(&pp_registry.lock);
 	ev = id ? find_event(id, NULL) : NULL;
 	if (ev)
-		ret = pp_entry_detach(&pp_registry, &ev->entry, file);
+		ret = change(&pp_registry, &ev->entry, file);
 	mutex_unlock(&pp_registry.lock);
 	return ret;
+}
+
+/* Detach (make persistent) the event @file owns.  Process context. */
+int pp_event_detach(u32 id, const void *file)
+{
+	return change_owner(id, file, pp_entry_detach);
 }
 
 /* Attach a persistent event to @file.  Process context. */
 int pp_event_attach(u32 id, const void *file)
 {
-	struct pp_event *ev;
-	int ret = -ENOENT;
-
-	mutex_lock(&pp_registry.lock);
-	ev = id ? find_event(id, NULL) : NULL;
-	if (ev)
-		ret = pp_entry_attach(&pp_registry, &ev->entry, file);
-	mutex_unlock(&pp_registry.lock);
-	return ret;
+	return change_owner(id, file, pp_entry_attach);
 }
 
 /**

@@ -262,6 +262,36 @@ int pp_entry_unlist(struct pp_registry *reg, struct pp_entry *entry,
 	return 0;
 }
 
+/* Unlist the entries @match accepts onto @out; @reg locked. */
+static unsigned int take(struct pp_registry *reg, struct list_head *out,
+			 bool (*match)(const struct pp_entry *, const void *),
+			 const void *file)
+{
+	struct pp_entry *entry;
+	unsigned int n = 0;
+	unsigned long id;
+
+	lockdep_assert_held(&reg->lock);
+	xa_for_each(&reg->entries, id, entry) {
+		if (!match(entry, file))
+			continue;
+		unlist(reg, entry);
+		list_add_tail(&entry->node, out);
+		n++;
+	}
+	return n;
+}
+
+static bool owned_by(const struct pp_entry *entry, const void *file)
+{
+	return entry->owner == PP_OWNER_FILE && entry->owner_file == file;
+}
+
+static bool any(const struct pp_entry *entry, const void *file)
+{
+	return true;
+}
+
 /**
  * pp_registry_take_file - unlist every entry @file owns
  * @reg: the registry, locked
@@ -273,36 +303,14 @@ int pp_entry_unlist(struct pp_registry *reg, struct pp_entry *entry,
 unsigned int pp_registry_take_file(struct pp_registry *reg, const void *file,
 				   struct list_head *out)
 {
-	struct pp_entry *entry;
-	unsigned int n = 0;
-	unsigned long id;
-
-	lockdep_assert_held(&reg->lock);
-	xa_for_each(&reg->entries, id, entry) {
-		if (entry->owner != PP_OWNER_FILE || entry->owner_file != file)
-			continue;
-		unlist(reg, entry);
-		list_add_tail(&entry->node, out);
-		n++;
-	}
-	return n;
+	return take(reg, out, owned_by, file);
 }
 
 /* As pp_registry_take_file(), for every listed entry (module exit). */
 unsigned int pp_registry_take_all(struct pp_registry *reg,
 				  struct list_head *out)
 {
-	struct pp_entry *entry;
-	unsigned int n = 0;
-	unsigned long id;
-
-	lockdep_assert_held(&reg->lock);
-	xa_for_each(&reg->entries, id, entry) {
-		unlist(reg, entry);
-		list_add_tail(&entry->node, out);
-		n++;
-	}
-	return n;
+	return take(reg, out, any, NULL);
 }
 
 /* A reference for a reader that already holds one, or holds the lock. */
