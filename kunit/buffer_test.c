@@ -67,8 +67,8 @@ static u64 check_record(struct kunit *test, struct pp_buffer *buf,
  */
 static unsigned int walk(struct kunit *test, struct pp_buffer *buf, u64 newest)
 {
-	struct pp_buffer_page *page = buf->page;
-	unsigned long pos = page->head, tail = page->tail;
+	struct perf_event_mmap_page *page = buf->page;
+	unsigned long pos = page->data_head, tail = buf->ext->tail;
 	unsigned int n = 0, size;
 	u64 seq;
 
@@ -110,13 +110,13 @@ static void pp_buffer_test_backward(struct kunit *test)
 	unsigned int size;
 
 	/* before: head = tail = 0 */
-	KUNIT_EXPECT_EQ(test, buf->page->head, 0ULL);
+	KUNIT_EXPECT_EQ(test, buf->page->data_head, 0ULL);
 	KUNIT_EXPECT_EQ(test, put_record(buf, 24, 1), 0);
 	KUNIT_EXPECT_EQ(test, put_record(buf, 40, 2), 0);
 	KUNIT_EXPECT_EQ(test, put_record(buf, 16, 3), 0);
 	/* after: head = -(24 + 40 + 16), records 3, 2, 1 from the head */
-	KUNIT_EXPECT_EQ(test, buf->page->head, (u64)-80);
-	KUNIT_EXPECT_EQ(test, buf->page->tail, 0ULL);
+	KUNIT_EXPECT_EQ(test, buf->page->data_head, (u64)-80);
+	KUNIT_EXPECT_EQ(test, buf->ext->tail, 0ULL);
 	KUNIT_EXPECT_EQ(test, check_record(test, buf, -80, &size), 3ULL);
 	KUNIT_EXPECT_EQ(test, size, 16U);
 	KUNIT_EXPECT_EQ(test, check_record(test, buf, -64, &size), 2ULL);
@@ -170,8 +170,8 @@ static void pp_buffer_test_straddle(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, put_record(buf, 1344, 3), 0);
 	KUNIT_ASSERT_EQ(test, put_record(buf, 200, 4), 0);
 	/* head = -4232: physical offset 4096 - 136 = 3960, wraps after 136 bytes */
-	KUNIT_EXPECT_EQ(test, buf->page->head & (PAGE_SIZE - 1), 3960ULL);
-	KUNIT_EXPECT_EQ(test, check_record(test, buf, buf->page->head, &size), 4ULL);
+	KUNIT_EXPECT_EQ(test, buf->page->data_head & (PAGE_SIZE - 1), 3960ULL);
+	KUNIT_EXPECT_EQ(test, check_record(test, buf, buf->page->data_head, &size), 4ULL);
 	KUNIT_EXPECT_EQ(test, size, 200U);
 	/* record 1 was overwritten by the wrap */
 	KUNIT_EXPECT_EQ(test, walk(test, buf, 4), 3U);
@@ -203,12 +203,12 @@ static void pp_buffer_test_many_wraps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.written, (u64)held + st.overwritten);
 	KUNIT_EXPECT_GT(test, st.overwritten, 4000ULL);
 
-	for (pos = buf->page->head; ; pos += size) {
+	for (pos = buf->page->data_head; ; pos += size) {
 		struct perf_event_header hdr;
 
 		pp_buffer_read(buf, pos, &hdr, sizeof(hdr));
 		size = hdr.size;
-		if (!size || pos + size - buf->page->head > buf->size)
+		if (!size || pos + size - buf->page->data_head > buf->size)
 			break;
 		perf_n++;
 	}
@@ -225,11 +225,11 @@ static void pp_buffer_test_pause(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, put_record(buf, 32, 1), 0);
 	KUNIT_ASSERT_EQ(test, put_record(buf, 32, 2), 0);
-	head = buf->page->head;
+	head = buf->page->data_head;
 	pp_buffer_set_paused(buf, true);
 	KUNIT_EXPECT_EQ(test, put_record(buf, 32, 3), -EAGAIN);
 	KUNIT_EXPECT_EQ(test, put_record(buf, 32, 4), -EAGAIN);
-	KUNIT_EXPECT_EQ(test, buf->page->head, head);
+	KUNIT_EXPECT_EQ(test, buf->page->data_head, head);
 	KUNIT_EXPECT_EQ(test, walk(test, buf, 2), 2U);
 	pp_buffer_stats(buf, &st);
 	KUNIT_EXPECT_EQ(test, st.dropped, 2ULL);
@@ -269,7 +269,7 @@ static void pp_buffer_test_nested(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pp_buffer_reserve(buf, 32, &outer), 0);
 	/* "interrupt": a whole nested record */
 	KUNIT_ASSERT_EQ(test, put_record(buf, 48, 2), 0);
-	KUNIT_EXPECT_EQ(test, buf->page->head, 0ULL);
+	KUNIT_EXPECT_EQ(test, buf->page->data_head, 0ULL);
 	pp_buffer_stats(buf, &st);
 	KUNIT_EXPECT_EQ(test, st.written, 0ULL);
 
@@ -282,7 +282,7 @@ static void pp_buffer_test_nested(struct kunit *test)
 		pp_buffer_write(buf, outer + seq, &b, 1);
 	}
 	pp_buffer_commit(buf);
-	KUNIT_EXPECT_EQ(test, buf->page->head, (u64)-80);
+	KUNIT_EXPECT_EQ(test, buf->page->data_head, (u64)-80);
 	KUNIT_EXPECT_EQ(test, walk(test, buf, 2), 2U);
 	pp_buffer_stats(buf, &st);
 	KUNIT_EXPECT_EQ(test, st.written, 2ULL);

@@ -79,9 +79,9 @@ static int encode(struct kunit *test, u64 type, u64 id)
 	preempt_enable();
 	if (ret)
 		return ret;
-	pp_buffer_read(fx->buf, fx->buf->page->head, &hdr, sizeof(hdr));
+	pp_buffer_read(fx->buf, fx->buf->page->data_head, &hdr, sizeof(hdr));
 	KUNIT_EXPECT_LE(test, (size_t)hdr.size, sizeof(fx->words));
-	pp_buffer_read(fx->buf, fx->buf->page->head, fx->words, hdr.size);
+	pp_buffer_read(fx->buf, fx->buf->page->data_head, fx->words, hdr.size);
 	return 0;
 }
 
@@ -217,7 +217,7 @@ static void pp_record_test_raw_too_big(struct kunit *test)
 	pp_buffer_stats(fx->buf, &st);
 	KUNIT_EXPECT_EQ(test, st.dropped, 1ULL);
 	KUNIT_EXPECT_EQ(test, st.written, 0ULL);
-	KUNIT_EXPECT_EQ(test, fx->buf->page->head, 0ULL);
+	KUNIT_EXPECT_EQ(test, fx->buf->page->data_head, 0ULL);
 }
 
 static void pp_record_test_sample_types(struct kunit *test)

@@ -2,8 +2,9 @@
 /*
  * perf-persistent: per-CPU flight-recorder buffer, written backward
  *
- * Layout: one control page (struct pp_buffer_page) followed by the data
- * area, allocated with vmalloc_user() so that it can be mapped to readers.
+ * Layout: one control page (perf-compatible, see the UAPI header) followed
+ * by the data area, allocated with vmalloc_user() so that it can be mapped
+ * to readers.
  *
  * Logical positions start at 0 and decrease: a record of size s is written
  * at [head - s, head) and the head becomes head - s.  The records between
@@ -76,6 +77,7 @@ struct pp_buffer *pp_buffer_alloc(unsigned long size)
 	if (!buf->page)
 		goto err_starts;
 	buf->data = (void *)buf->page + PAGE_SIZE;
+	buf->ext = (void *)buf->page + PERF_PERSISTENT_PAGE_EXT_OFFSET;
 	buf->page->data_offset = PAGE_SIZE;
 	buf->page->data_size = size;
 	return buf;
@@ -271,8 +273,8 @@ again:
 		 * tail and reading records.
 		 */
 		smp_wmb();
-		WRITE_ONCE(buf->page->tail, buf->tail);
-		WRITE_ONCE(buf->page->head, head);
+		WRITE_ONCE(buf->ext->tail, buf->tail);
+		WRITE_ONCE(buf->page->data_head, head);
 		raw_write_seqcount_end(&buf->seq);
 	}
 
@@ -288,6 +290,60 @@ again:
 		local_inc(&buf->nest);
 		goto again;
 	}
+}
+
+/**
+ * pp_buffer_next_oldest - read the oldest record newer than a boundary
+ * @buf: the buffer
+ * @pos: in: a record boundary; every record at or beyond it (older) has
+ *	been read.  Out: the start of the record read, or where reading goes
+ *	on after a loss.
+ * @limit: a record boundary at or newer than @pos where reading stops
+ *	(a head the caller saw accounted)
+ * @dst: receives the record
+ * @max: size of @dst
+ *
+ * Reads records oldest first, each once: called repeatedly it walks from
+ * @pos to @limit.  Meant for the CPU owning @buf with interrupts off, where
+ * only an NMI writer can run meanwhile; the copy is validated against it.
+ *
+ * Return: the record's size; 0 when *@pos reached @limit; -EAGAIN when a
+ * writer was accounting (nothing moved; try later); -ESTALE when records
+ * between *@pos and the oldest held one were overwritten before being
+ * read (*@pos moves to the oldest held record's end); -ENOSPC when the
+ * record is larger than @max (it is skipped).
+ */
+int pp_buffer_next_oldest(struct pp_buffer *buf, unsigned long *pos,
+			  unsigned long limit, void *dst, unsigned int max)
+{
+	unsigned long start, done, tail;
+	unsigned int seq, size;
+
+	seq = raw_read_seqcount(&buf->seq);
+	if (seq & 1)
+		return -EAGAIN;
+	done = buf->done;
+	tail = buf->tail;
+	if (*pos - done > tail - done) {
+		*pos = tail;
+		return read_seqcount_retry(&buf->seq, seq) ? -EAGAIN : -ESTALE;
+	}
+	if (*pos == limit)
+		return 0;
+
+	start = oldest_start(buf, *pos);
+	size = *pos - start;
+	if (size <= max)
+		pp_buffer_read(buf, start, dst, size);
+	if (read_seqcount_retry(&buf->seq, seq))
+		return -EAGAIN;
+	/* Reused meanwhile by a writer that reserved but has not accounted? */
+	if (*pos - (unsigned long)local_read(&buf->head) > buf->size) {
+		*pos = start;
+		return -ESTALE;
+	}
+	*pos = start;
+	return size <= max ? size : -ENOSPC;
 }
 
 /**

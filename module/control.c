@@ -6,7 +6,8 @@
  * Each open file may own persistent events: an event created without
  * PERF_PERSISTENT_CREATE_DETACHED, or attached, is destroyed when the file
  * is released.  Structs carry their size and are copied with
- * copy_struct_from_user(), so they can grow.
+ * copy_struct_from_user(), so they can grow.  mmap() maps one CPU's buffer
+ * of an event read-only.
  *
  * All of it runs in process context; the event layer does the locking.
  */
@@ -16,10 +17,12 @@
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include <uapi/linux/perf_persistent.h>
 
@@ -239,6 +242,82 @@ static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return -ENOTTY;
 }
 
+/*
+ * A mapping of a buffer holds a reference on its event: destroying a
+ * mapped event frees the buffer at the last unmap.  open runs when a
+ * mapping is split or copied by fork.
+ */
+static void pp_vm_open(struct vm_area_struct *vma)
+{
+	struct pp_event *ev = vma->vm_private_data;
+
+	pp_entry_get(&ev->entry);
+}
+
+static void pp_vm_close(struct vm_area_struct *vma)
+{
+	pp_event_put(vma->vm_private_data);
+}
+
+static const struct vm_operations_struct pp_vm_ops = {
+	.open	= pp_vm_open,
+	.close	= pp_vm_close,
+};
+
+/**
+ * pp_mmap - map one CPU's buffer of a persistent event, read-only
+ * @file: the control file
+ * @vma: offset PERF_PERSISTENT_MMAP_OFFSET(id, cpu), length one page plus
+ *	the buffer size
+ *
+ * Zero copy: the control page and the data pages the writers write.  Any
+ * number of processes may map the same buffer.  Process context.
+ *
+ * Return: 0; -EPERM without CAP_PERFMON/CAP_SYS_ADMIN; -EACCES for a
+ * writable mapping; -EINVAL for a wrong length or CPU; -ENOENT for an
+ * unknown (or destroyed) event; -ENODEV if the event has no buffer on
+ * that CPU (it was never online).
+ */
+static int pp_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	unsigned long id = vma->vm_pgoff >> 16, cpu = vma->vm_pgoff & 0xffff;
+	struct pp_buffer *buf;
+	struct pp_event *ev;
+	int ret;
+
+	if (!perfmon_capable())
+		return -EPERM;
+	if (vma->vm_flags & VM_WRITE)
+		return -EACCES;
+	if (id > U32_MAX || cpu >= nr_cpu_ids)
+		return id > U32_MAX ? -ENOENT : -EINVAL;
+
+	ev = pp_event_get(id);
+	if (!ev)
+		return -ENOENT;
+	buf = READ_ONCE(per_cpu_ptr(ev->cpus, cpu)->buf);
+	ret = -ENODEV;
+	if (!buf)
+		goto err_put;
+	ret = -EINVAL;
+	if (vma->vm_end - vma->vm_start != PAGE_SIZE + buf->size)
+		goto err_put;
+
+	/* Read-only for good: no mprotect(PROT_WRITE) later. */
+	vma->vm_flags &= ~VM_MAYWRITE;
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	ret = remap_vmalloc_range(vma, buf->page, 0);
+	if (ret)
+		goto err_put;
+	vma->vm_private_data = ev;
+	vma->vm_ops = &pp_vm_ops;
+	return 0;
+
+err_put:
+	pp_event_put(ev);
+	return ret;
+}
+
 /* Closing the file destroys the events it owns; open took nothing else. */
 static int pp_release(struct inode *inode, struct file *file)
 {
@@ -252,6 +331,7 @@ static const struct file_operations pp_fops = {
 	.release	= pp_release,
 	.unlocked_ioctl	= pp_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
+	.mmap		= pp_mmap,
 	.llseek		= no_llseek,
 };
 

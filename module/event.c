@@ -49,6 +49,7 @@
 #include "perf_persistent/buffer.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/pmu.h"
+#include "perf_persistent/reader.h"
 #include "perf_persistent/sysfs.h"
 
 /* Per-CPU buffer size used when a creator asks for 0 (module parameter). */
@@ -80,7 +81,8 @@ static void pp_event_overflow(struct perf_event *counter,
 {
 	struct pp_cpu *pc = counter->overflow_handler_context;
 
-	pp_record_sample(pc->buf, &pc->ev->fmt, data, regs);
+	if (!pp_record_sample(pc->buf, &pc->ev->fmt, data, regs))
+		pp_reader_notify(&pc->deliver, READ_ONCE(pc->nr_readers));
 }
 
 /* Give @cpu a buffer (once) and a counter; sync_lock held. */
@@ -95,6 +97,9 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 		if (IS_ERR(buf))
 			return PTR_ERR(buf);
 		pp_buffer_set_paused(buf, ev->paused);
+		buf->ext->sample_type = ev->fmt.sample_type;
+		buf->ext->id = ev->entry.id;
+		buf->ext->cpu = cpu;
 		/* Before the counter exists; sysfs reads it locklessly. */
 		WRITE_ONCE(pc->buf, buf);
 	}
@@ -204,8 +209,13 @@ static void pp_event_free(struct pp_event *ev)
 {
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu)
-		pp_buffer_free(per_cpu_ptr(ev->cpus, cpu)->buf);
+	for_each_possible_cpu(cpu) {
+		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
+
+		/* No reader is left; a delivery may still be running. */
+		irq_work_sync(&pc->deliver);
+		pp_buffer_free(pc->buf);
+	}
 	free_percpu(ev->cpus);
 	mutex_destroy(&ev->sync_lock);
 	kfree_rcu(ev, rcu);
@@ -305,8 +315,12 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 		kfree(ev);
 		return -ENOMEM;
 	}
-	for_each_possible_cpu(cpu)
-		per_cpu_ptr(ev->cpus, cpu)->ev = ev;
+	for_each_possible_cpu(cpu) {
+		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
+
+		pc->ev = ev;
+		pp_reader_cpu_init(pc);
+	}
 	mutex_init(&ev->sync_lock);
 	INIT_WORK(&ev->sync_work, pp_event_sync_work);
 	if (strscpy(ev->entry.name, spec->name, sizeof(ev->entry.name)) < 0) {
@@ -350,6 +364,27 @@ err_unlock:
 err_free:
 	pp_event_free(ev);
 	return ret;
+}
+
+/**
+ * pp_event_get - a reference on listed event @id, for a reader
+ * @id: the id
+ *
+ * Any context that may take an RCU read lock.
+ *
+ * Return: the event, or NULL if no listed event has that id.
+ */
+struct pp_event *pp_event_get(u32 id)
+{
+	struct pp_entry *entry = pp_registry_get(&pp_registry, id);
+
+	return entry ? container_of(entry, struct pp_event, entry) : NULL;
+}
+
+/* Drop a reader's reference; process context. */
+void pp_event_put(struct pp_event *ev)
+{
+	pp_entry_put(&ev->entry);
 }
 
 /* Look up a listed event by id; registry locked. */

@@ -27,6 +27,7 @@
 #include "perf_persistent/control.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/pmu.h"
+#include "perf_persistent/reader.h"
 #include "perf_persistent/sysfs.h"
 #include "perf_persistent/version.h"
 
@@ -122,9 +123,12 @@ static int __init pp_init(void)
 		pp_default_buffer_size = size;
 	}
 
-	ret = pp_sysfs_init();
+	ret = pp_readers_init();
 	if (ret)
 		return ret;
+	ret = pp_sysfs_init();
+	if (ret)
+		goto err_readers;
 	ret = pp_pmu_register();
 	if (ret) {
 		pr_err("cannot register the %s PMU: %d\n", PP_PMU_NAME, ret);
@@ -152,6 +156,8 @@ err_pmu:
 	pp_pmu_unregister();
 err_sysfs:
 	pp_sysfs_exit();
+err_readers:
+	pp_readers_exit();
 	return ret;
 }
 
@@ -162,6 +168,7 @@ static void __exit pp_exit(void)
 	pp_sysfs_instances_exit();
 	pp_pmu_unregister();
 	pp_sysfs_exit();
+	pp_readers_exit();
 	pr_info("unloaded\n");
 }
 

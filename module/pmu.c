@@ -4,8 +4,9 @@
  *
  * Readers connect to persistent events through this PMU with
  * perf_event_open(type = <dynamic type>, config = <event id>, pid = -1,
- * cpu = N).  The PMU has no hardware: it is registered with a dynamic type
- * and an invalid task context, so only CPU-wide events reach it.
+ * cpu = N); reader.c delivers the records.  The PMU has no hardware: it is
+ * registered with a dynamic type and an invalid task context, so only
+ * CPU-wide events reach it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -17,6 +18,7 @@
 #include <uapi/linux/perf_persistent.h>
 
 #include "perf_persistent/pmu.h"
+#include "perf_persistent/reader.h"
 #include "perf_persistent/sysfs.h"
 
 static const struct pp_format_term pp_term_id = {
@@ -25,8 +27,15 @@ static const struct pp_format_term pp_term_id = {
 	.mask = PERF_PERSISTENT_CONFIG_ID_MASK,
 };
 
+static const struct pp_format_term pp_term_nohistory = {
+	.name = "nohistory",
+	.word = PP_ATTR_WORD_CONFIG1,
+	.mask = PERF_PERSISTENT_CONFIG1_NOHISTORY,
+};
+
 const struct pp_format_term *const pp_pmu_terms[] = {
 	&pp_term_id,
+	&pp_term_nohistory,
 };
 
 const unsigned int pp_pmu_nr_terms = ARRAY_SIZE(pp_pmu_terms);
@@ -63,14 +72,15 @@ static int pp_pmu_event_init(struct perf_event *event)
 	}
 
 	id = pp_format_get(&event->attr, &pp_term_id);
-	dev_dbg(pp_pmu.dev, "no persistent event with id %u\n", id);
-	return -ENOENT;
+	return pp_reader_event_init(event, id,
+				    !pp_format_get(&event->attr, &pp_term_nohistory));
 }
 
 /*
  * add/del/start/stop run with IRQs off on the event's CPU, and often: every
- * change to the CPU's event list reschedules all of them.  They only keep
- * hw.state, which the core checks before delivering to the event.
+ * change to the CPU's event list reschedules all of them.  start/stop keep
+ * hw.state, which the core checks before delivering to the event; add/del
+ * put the reader on and off its persistent event's delivery lists.
  */
 static void pp_pmu_start(struct perf_event *event, int flags)
 {
@@ -84,7 +94,20 @@ static void pp_pmu_stop(struct perf_event *event, int flags)
 
 static int pp_pmu_add(struct perf_event *event, int flags)
 {
-	event->hw.state = PERF_HES_STOPPED;
+	struct hw_perf_event *hwc = &event->hw;
+
+	/*
+	 * What perf_swevent_set_period() (not exported) does for software
+	 * events: without it the first delivery to a freq-mode reader
+	 * overflows several times.
+	 */
+	if (is_sampling_event(event)) {
+		hwc->last_period = hwc->sample_period;
+		if (local64_read(&hwc->period_left) >= 0)
+			local64_set(&hwc->period_left, -(s64)hwc->sample_period);
+	}
+	hwc->state = PERF_HES_STOPPED;
+	pp_reader_add(event);
 	if (flags & PERF_EF_START)
 		pp_pmu_start(event, flags);
 	return 0;
@@ -93,6 +116,7 @@ static int pp_pmu_add(struct perf_event *event, int flags)
 static void pp_pmu_del(struct perf_event *event, int flags)
 {
 	pp_pmu_stop(event, flags);
+	pp_reader_del(event);
 }
 
 /* The count is kept in event->count by the core as records arrive. */

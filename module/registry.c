@@ -38,7 +38,7 @@ void pp_registry_destroy(struct pp_registry *reg)
 static const char *const pp_reserved_names[] = {
 	"config", "config1", "config2", "config3", "name", "period", "freq",
 	"branch_type", "time", "nr", "inherit", "overwrite", "percore", "cpu",
-	"id", "history",
+	"id", "nohistory",
 };
 
 static bool is_lower(char c)

@@ -33,6 +33,7 @@ check_eq() {
 		not_ok "$1"
 		echo "#   expected: '$2'"
 		echo "#   actual:   '$3'"
+		return 1
 	fi
 }
 
@@ -89,13 +90,14 @@ pp_stat() {
 	cat "$PP_SYS/instances/$1/$2" 2>/dev/null
 }
 
-# pp_inject_mce [CPU]: log one software-injected MCE on CPU (default 0); the
-# mce:mce_record tracepoint fires from a kworker on that CPU shortly after.
+# pp_inject_mce [CPU [STATUS]]: log one software-injected MCE on CPU
+# (default 0) with STATUS; the mce:mce_record tracepoint fires from a
+# kworker on that CPU shortly after.
 pp_inject_mce() {
 	modprobe mce-inject 2>/dev/null
 	_pp_d=/sys/kernel/debug/mce-inject
 	echo sw >$_pp_d/flags
-	echo 0x9c00000000010151 >$_pp_d/status
+	echo "${2:-0x9c00000000010151}" >$_pp_d/status
 	echo 0x1234000 >$_pp_d/addr
 	taskset -c "${1:-0}" sh -c "echo 1 > $_pp_d/bank"
 }

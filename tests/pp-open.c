@@ -5,9 +5,11 @@
  * the errno each rejection of the persistent PMU returns.
  *
  * pp-open [--pmu NAME | --type N] [--config X] [--config1 X] [--config2 X]
- *         [--pid P] [--cpu C] [--period N] [--branch]
+ *         [--pid P] [--cpu C] [--period N] [--branch] [--inherit]
+ *         [--freq HZ] [--cgroup DIR]
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +72,7 @@ int main(int argc, char **argv)
 {
 	struct perf_event_attr attr;
 	int pid = -1, cpu = 0, fd, i;
+	unsigned long flags = 0;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
@@ -98,13 +101,21 @@ int main(int argc, char **argv)
 			attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
 			attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 			attr.sample_period = 1;
+		} else if (!strcmp(o, "--inherit")) {
+			attr.inherit = 1;
+		} else if (!strcmp(o, "--freq")) {
+			attr.freq = 1;
+			attr.sample_freq = num(o, v), i++;
+		} else if (!strcmp(o, "--cgroup")) {
+			pid = open(v ? v : "/", O_RDONLY | O_DIRECTORY), i++;
+			flags |= PERF_FLAG_PID_CGROUP;
 		} else {
 			fprintf(stderr, "pp-open: unknown option %s\n", o);
 			return 2;
 		}
 	}
 
-	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
+	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, flags);
 	if (fd < 0) {
 		printf("%s\n", errno_name(errno));
 		return 1;

@@ -9,6 +9,12 @@
  * byte offsets that start at 0 and decrease; the byte at logical position x
  * is data[x & (size - 1)].
  *
+ * The first page (struct perf_event_mmap_page plus struct
+ * perf_persistent_page_ext, see the UAPI header) publishes data_head, the
+ * newest record, and tail, just past the oldest record held: the records
+ * held are those in [data_head, tail).  Both are written by the outermost
+ * writer after the records (smp_wmb()).
+ *
  * Writers: only the CPU owning the buffer, in any context (task, softirq,
  * hardirq, NMI), nested.  reserve/write/commit take no lock, allocate
  * nothing and do bounded work.  Space is claimed with local_cmpxchg() on the
@@ -25,23 +31,8 @@
 #include <asm/local.h>
 #include <asm/local64.h>
 
-/**
- * struct pp_buffer_page - the buffer's first page: what a reader sees
- * @data_offset: offset of the data area from the start of this page
- * @data_size: size of the data area in bytes, a power of two
- * @head: logical position of the newest record (published)
- * @tail: logical position just past the oldest record still held
- *
- * The records held are those in [head, tail); tail - head <= data_size.
- * @head and @tail are written by the outermost writer after the records
- * (smp_wmb()); read them with smp_load_acquire() / smp_rmb().
- */
-struct pp_buffer_page {
-	u64	data_offset;
-	u64	data_size;
-	u64	head;
-	u64	tail;
-};
+#include <uapi/linux/perf_persistent.h>
+
 
 /**
  * struct pp_buffer_stats - a consistent snapshot of one buffer
@@ -81,7 +72,8 @@ struct pp_buffer {
 	unsigned long		size;
 	unsigned long		*starts;
 	void			*data;
-	struct pp_buffer_page	*page;
+	struct perf_event_mmap_page *page;
+	struct perf_persistent_page_ext *ext;
 };
 
 /* Records are multiples of 8 bytes and start 8-byte aligned. */
@@ -98,6 +90,8 @@ void pp_buffer_zero(struct pp_buffer *buf, unsigned long pos,
 		    unsigned int len);
 void pp_buffer_commit(struct pp_buffer *buf);
 
+int pp_buffer_next_oldest(struct pp_buffer *buf, unsigned long *pos,
+			  unsigned long limit, void *dst, unsigned int max);
 void pp_buffer_set_paused(struct pp_buffer *buf, bool paused);
 void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st);
 void pp_buffer_read(const struct pp_buffer *buf, unsigned long pos,

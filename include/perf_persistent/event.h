@@ -8,6 +8,7 @@
 #define _PERF_PERSISTENT_EVENT_H
 
 #include <linux/cpuhotplug.h>
+#include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
@@ -34,9 +35,17 @@ struct pp_event;
  * @gen: bumped by each online callback: a counter from an earlier online
  *	period was taken out of its context by perf and must be replaced
  * @counter_gen: @gen when @counter was created
+ * @pending: readers catching up with the history (struct pp_reader.node)
+ * @live: readers receiving every new record (struct perf_event.hlist_entry)
+ * @live_pos: the live readers have every record at or beyond (older than)
+ *	this position
+ * @nr_readers: readers added on this CPU
+ * @deliver: delivers records to the readers, on this CPU
  *
- * @online and @gen are written by the hotplug callbacks; everything else
- * under the event's sync_lock.  @buf is set once, before the first counter.
+ * @online and @gen are written by the hotplug callbacks; @counter,
+ * @count_base and @counter_gen under the event's sync_lock.  @buf is set
+ * once, before the first counter.  The reader fields belong to this CPU:
+ * they change with interrupts off, in the PMU's add/del and in @deliver.
  */
 struct pp_cpu {
 	struct pp_event		*ev;
@@ -46,6 +55,11 @@ struct pp_cpu {
 	bool			online;
 	unsigned int		gen;
 	unsigned int		counter_gen;
+	struct list_head	pending;
+	struct hlist_head	live;
+	unsigned long		live_pos;
+	unsigned int		nr_readers;
+	struct irq_work		deliver;
 };
 
 /**
@@ -129,6 +143,8 @@ int pp_event_info(u32 id, const char *name, const void *file,
 		  struct perf_persistent_cpu_stats *stats, unsigned int nr);
 int pp_event_list(u32 start, u32 *ids, unsigned int nr, u32 *total);
 
+struct pp_event *pp_event_get(u32 id);
+void pp_event_put(struct pp_event *ev);
 u32 pp_event_state(const struct pp_event *ev, const void *file);
 void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum);
 int pp_buffer_size_check(u64 size);

@@ -69,6 +69,76 @@
 	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
 
+/*
+ * A persistent event's buffer, as mapped read-only through
+ * /dev/perf_persistent (see PERF_PERSISTENT_MMAP_OFFSET): one control page,
+ * then data_size bytes of records written backward, zero copy.
+ *
+ * The control page is a struct perf_event_mmap_page as far as data_head,
+ * data_offset and data_size go, so perf's reader of write_backward
+ * (overwrite) buffers works on it unchanged: data_head is the logical
+ * position of the newest record and decreases as records are written; the
+ * byte at logical position x is at data_offset + (x & (data_size - 1)).
+ * Read data_head with an acquire load (or read it, then smp_rmb()) before
+ * reading records.  The page also holds, at PERF_PERSISTENT_PAGE_EXT_OFFSET,
+ * a struct perf_persistent_page_ext.
+ */
+#define PERF_PERSISTENT_PAGE_EXT_OFFSET	2048
+
+/**
+ * struct perf_persistent_page_ext - more of the control page
+ * @tail: logical position just past the oldest record the buffer still
+ *	holds whole: the records held are those in [data_head, tail), and
+ *	tail - data_head <= data_size.  Written before data_head.
+ * @sample_type: the PERF_SAMPLE_* fields each record holds
+ * @id: the persistent event's id
+ * @cpu: the CPU whose buffer this is
+ */
+struct perf_persistent_page_ext {
+	__u64	tail;
+	__u64	sample_type;
+	__u32	id;
+	__u32	cpu;
+};
+
+/*
+ * mmap() offset of the buffer of persistent event @id on CPU @cpu.  The
+ * length must be one page plus the buffer size; the mapping must be
+ * read-only (PROT_READ, or MAP_PRIVATE without PROT_WRITE).
+ */
+#define PERF_PERSISTENT_MMAP_OFFSET(id, cpu)				\
+	((((__u64)(id) << 16) | ((cpu) & 0xffff)) << 12)
+
+/*
+ * Readers.  perf_event_open() with attr.type = the PMU's type, attr.config
+ * = the event id (bits 0-31, "id" term), pid = -1 and cpu = N connects to a
+ * persistent event's records on CPU N.  The reader first receives the
+ * records the buffer holds, oldest first, then every new one; with bit 0
+ * of config1 set (the "nohistory" term: persistent/<name>,nohistory/) only
+ * the new ones.
+ *
+ * Each record arrives as one sample whose RAW payload is a
+ * struct perf_persistent_sample followed by the stored record, unchanged:
+ * the original time, CPU, pid/tid and IP are there (as far as the event's
+ * sample_type records them), while the reader sample's own TIME, TID, CPU
+ * and IP describe the delivery.  A counting reader counts records.
+ */
+#define PERF_PERSISTENT_CONFIG1_NOHISTORY	(1ULL << 0)
+
+/**
+ * struct perf_persistent_sample - start of a reader sample's RAW payload
+ * @common: 8 bytes the perf core fills with the delivery context (a struct
+ *	trace_entry); not part of the record
+ * @sample_type: the PERF_SAMPLE_* fields of the record that follows
+ *
+ * Followed by the record: a struct perf_event_header of type
+ * PERF_RECORD_SAMPLE whose size counts the whole record, then the fields.
+ */
+struct perf_persistent_sample {
+	__u64	common;
+	__u64	sample_type;
+};
+
 /* perf_persistent_create::flags */
 #define PERF_PERSISTENT_CREATE_DETACHED	(1U << 0)	/* owned by no fd */
 

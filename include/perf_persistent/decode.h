@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decoding a persistent event's stored record: shared by the kernel's KUnit
+ * suites and the userspace readers (tests/, tools/), so both read the
+ * layout the same way.  Header-only, no allocation, no libc.
+ */
+#ifndef _PERF_PERSISTENT_DECODE_H
+#define _PERF_PERSISTENT_DECODE_H
+
+#include <linux/perf_event.h>
+#include <linux/types.h>
+
+/**
+ * struct pp_decoded - the fields of one stored record
+ * @size: the record's size in bytes (header included)
+ * @misc: the header's misc bits
+ * @id: IDENTIFIER or ID
+ * @ip: IP
+ * @pid: TID's pid
+ * @tid: TID's tid
+ * @time: TIME
+ * @addr: ADDR
+ * @cpu: CPU
+ * @period: PERIOD
+ * @raw: RAW payload, or NULL
+ * @raw_size: RAW's size field (payload plus padding)
+ *
+ * Fields the record does not have are zero.
+ */
+struct pp_decoded {
+	__u32		size;
+	__u16		misc;
+	__u64		id;
+	__u64		ip;
+	__u32		pid;
+	__u32		tid;
+	__u64		time;
+	__u64		addr;
+	__u32		cpu;
+	__u64		period;
+	const void	*raw;
+	__u32		raw_size;
+};
+
+/*
+ * Decode the record at @rec, at most @len bytes, whose fields are
+ * @sample_type.  Returns 0, or -1 if the record is malformed: not a
+ * PERF_RECORD_SAMPLE, a size that is not a multiple of 8, larger than @len,
+ * or different from what its fields need.
+ */
+static inline int pp_decode(const void *rec, __u32 len, __u64 sample_type,
+			    struct pp_decoded *d)
+{
+	const struct perf_event_header *hdr = rec;
+	const __u64 *p = (const __u64 *)(hdr + 1);
+	const __u64 *end;
+	__u32 i;
+
+	for (i = 0; i < sizeof(*d); i++)
+		((unsigned char *)d)[i] = 0;
+	if (len < sizeof(*hdr) || hdr->type != PERF_RECORD_SAMPLE ||
+	    hdr->size % 8 || hdr->size > len || hdr->size < sizeof(*hdr))
+		return -1;
+	d->size = hdr->size;
+	d->misc = hdr->misc;
+	end = (const __u64 *)((const char *)rec + hdr->size);
+
+#define PP_TAKE(bit, stmt)					\
+	do {							\
+		if (sample_type & (bit)) {			\
+			if (p >= end)				\
+				return -1;			\
+			stmt;					\
+			p++;					\
+		}						\
+	} while (0)
+
+	PP_TAKE(PERF_SAMPLE_IDENTIFIER, d->id = *p);
+	PP_TAKE(PERF_SAMPLE_IP, d->ip = *p);
+	PP_TAKE(PERF_SAMPLE_TID, (d->pid = ((const __u32 *)p)[0],
+				  d->tid = ((const __u32 *)p)[1]));
+	PP_TAKE(PERF_SAMPLE_TIME, d->time = *p);
+	PP_TAKE(PERF_SAMPLE_ADDR, d->addr = *p);
+	PP_TAKE(PERF_SAMPLE_ID, d->id = *p);
+	PP_TAKE(PERF_SAMPLE_CPU, d->cpu = ((const __u32 *)p)[0]);
+	PP_TAKE(PERF_SAMPLE_PERIOD, d->period = *p);
+#undef PP_TAKE
+
+	if (sample_type & PERF_SAMPLE_RAW) {
+		const __u32 *raw = (const __u32 *)p;
+
+		if (p >= end || (const char *)(raw + 1) + raw[0] >
+		    (const char *)end)
+			return -1;
+		d->raw_size = raw[0];
+		d->raw = raw + 1;
+		p = (const __u64 *)((const char *)(raw + 1) + raw[0]);
+	}
+	return p == end ? 0 : -1;
+}
+
+#endif /* _PERF_PERSISTENT_DECODE_H */

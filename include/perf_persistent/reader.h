@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Readers: perf events of the persistent PMU that receive a persistent
+ * event's records on one CPU, history first, then live.
+ */
+#ifndef _PERF_PERSISTENT_READER_H
+#define _PERF_PERSISTENT_READER_H
+
+#include <linux/irq_work.h>
+#include <linux/types.h>
+
+struct perf_event;
+struct pp_cpu;
+
+int pp_readers_init(void);
+void pp_readers_exit(void);
+
+void pp_reader_cpu_init(struct pp_cpu *pc);
+int pp_reader_event_init(struct perf_event *event, u32 id, bool history);
+void pp_reader_add(struct perf_event *event);
+void pp_reader_del(struct perf_event *event);
+
+/*
+ * The source's overflow handler stored a record on this CPU: have it
+ * delivered if anyone reads.  Any context, NMI included.
+ */
+static inline void pp_reader_notify(struct irq_work *deliver,
+				    unsigned int nr_readers)
+{
+	if (nr_readers)
+		irq_work_queue(deliver);
+}
+
+#endif /* _PERF_PERSISTENT_READER_H */

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: readers
+ *
+ * A reader is an event of the persistent PMU opened with pid -1 on CPU N:
+ * it receives persistent event <id>'s records from CPU N's buffer, the
+ * history first (oldest first) when asked, then every new record, each
+ * exactly once while it is scheduled in.
+ *
+ * Delivery.  The source's overflow handler cannot deliver: it holds the
+ * swevent recursion slot of its context, so perf_tp_event(), the one
+ * exported way to put a sample into another event's ring buffer, is out of
+ * reach there.  It queues an irq_work on its CPU instead; the work runs in
+ * hardirq on that CPU with interrupts off, takes a recursion slot per
+ * record and hands the record to perf_tp_event() for a list of readers.
+ * Each record goes out as a RAW payload: struct perf_persistent_sample (8
+ * bytes the core overwrites with the delivery context, then the stored
+ * sample_type) followed by the stored record.
+ *
+ * Per CPU of a persistent event (struct pp_cpu): the readers on @live are
+ * fed from @live_pos up to the accounted head first.  Readers catching up
+ * (with the history, or after the core took them out for a while) sit on
+ * @pending, each on a private one-entry list (its event's hlist_entry in
+ * @solo), and are then fed from their own position up to @live_pos; when
+ * they reach it they join @live.  So each record reaches each reader once.  All of it runs on that CPU with interrupts off (the
+ * PMU's add/del and the irq_work), so it needs no lock; only NMI writers
+ * can run meanwhile, and pp_buffer_next_oldest() validates each copy
+ * against them.  Each run delivers a bounded number of records and
+ * requeues itself for the rest.
+ *
+ * add/del run whenever the perf core reschedules the CPU's events: a reader
+ * taken out keeps its position and catches up when it comes back.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/irq_work.h>
+#include <linux/perf_event.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/trace_events.h>
+
+#include <uapi/linux/perf_persistent.h>
+
+#include "perf_persistent/buffer.h"
+#include "perf_persistent/event.h"
+#include "perf_persistent/reader.h"
+
+/* Records delivered per irq_work run; the rest in the next run. */
+#define PP_DELIVER_BUDGET	64
+
+/* Largest record delivered: a tracepoint payload of PERF_MAX_TRACE_SIZE. */
+#define PP_DELIVER_RECORD_MAX	(PERF_MAX_TRACE_SIZE + 256)
+#define PP_DELIVER_SCRATCH	(sizeof(struct perf_persistent_sample) + \
+				 PP_DELIVER_RECORD_MAX + sizeof(u64))
+
+/* Per-CPU payload under construction; used only by the irq_work. */
+static DEFINE_PER_CPU(void *, pp_scratch);
+
+/**
+ * struct pp_reader - one reader event
+ * @event: the perf event
+ * @ev: the persistent event it reads (a reference held)
+ * @pc: @ev on the reader's CPU
+ * @node: on @pc->pending while catching up
+ * @solo: the one-entry list it is delivered through while catching up
+ * @pos: every record at or beyond (older than) this position was delivered
+ * @started: @pos is set
+ * @history: start from the oldest record held, not from the newest
+ * @live: on @pc->live
+ */
+struct pp_reader {
+	struct perf_event	*event;
+	struct pp_event		*ev;
+	struct pp_cpu		*pc;
+	struct list_head	node;
+	struct hlist_head	solo;
+	unsigned long		pos;
+	bool			started;
+	bool			history;
+	bool			live;
+};
+
+/*
+ * Deliver the records between *@pos and @limit, oldest first, to the
+ * readers on @head.  IRQs off, on @pc's CPU.  Return false when delivery
+ * must continue in a later run (budget spent, or the buffer busy).
+ */
+static bool deliver_range(struct pp_cpu *pc, struct hlist_head *head,
+			  unsigned long *pos, unsigned long limit,
+			  unsigned int *budget)
+{
+	struct perf_persistent_sample *payload = this_cpu_read(pp_scratch);
+	struct pt_regs regs;
+	int size, rctx;
+
+	while (*pos != limit) {
+		if (!*budget)
+			return false;
+		size = pp_buffer_next_oldest(pc->buf, pos, limit, payload + 1,
+					     PP_DELIVER_RECORD_MAX);
+		if (size == -EAGAIN)
+			return false;
+		if (size <= 0)
+			continue;	/* lost or skipped: go on from *pos */
+
+		rctx = perf_swevent_get_recursion_context();
+		if (rctx < 0)
+			return false;
+		(*budget)--;
+		payload->sample_type = pc->ev->fmt.sample_type;
+		size += sizeof(*payload);
+		/* As tracepoints do: the u32 size field plus data 8-aligned. */
+		*(u32 *)((void *)payload + size) = 0;
+		memset(&regs, 0, sizeof(regs));
+		perf_fetch_caller_regs(&regs);
+		/* Also puts the recursion slot back. */
+		perf_tp_event(0, 1, payload, size + sizeof(u32), &regs, head,
+			      rctx, NULL);
+	}
+	return true;
+}
+
+/* The accounted head of @buf; on its CPU, IRQs off. */
+static unsigned long accounted_head(struct pp_buffer *buf)
+{
+	return READ_ONCE(buf->done);
+}
+
+static void pp_deliver(struct irq_work *work)
+{
+	struct pp_cpu *pc = container_of(work, struct pp_cpu, deliver);
+	unsigned int budget = PP_DELIVER_BUDGET;
+	unsigned long head = accounted_head(pc->buf);
+	struct pp_reader *r, *tmp;
+
+	/* First bring the live readers up to the head. */
+	if (hlist_empty(&pc->live))
+		pc->live_pos = head;
+	else if (!deliver_range(pc, &pc->live, &pc->live_pos, head, &budget))
+		goto again;
+
+	/* Then each reader catching up, from its position to theirs. */
+	list_for_each_entry_safe(r, tmp, &pc->pending, node) {
+		if (!r->started) {
+			r->pos = r->history ? READ_ONCE(pc->buf->tail) : head;
+			r->started = true;
+		}
+		if (!deliver_range(pc, &r->solo, &r->pos, pc->live_pos, &budget))
+			goto again;
+		/* Caught up: from now on it gets what the live readers get. */
+		list_del(&r->node);
+		hlist_del_rcu(&r->event->hlist_entry);
+		hlist_add_head_rcu(&r->event->hlist_entry, &pc->live);
+		r->live = true;
+	}
+	return;
+again:
+	irq_work_queue(work);
+}
+
+/* Set up the reader part of a persistent event's per-CPU state. */
+void pp_reader_cpu_init(struct pp_cpu *pc)
+{
+	INIT_LIST_HEAD(&pc->pending);
+	INIT_HLIST_HEAD(&pc->live);
+	init_irq_work(&pc->deliver, pp_deliver);
+}
+
+static void pp_reader_destroy(struct perf_event *event)
+{
+	struct pp_reader *r = event->pmu_private;
+
+	pp_event_put(r->ev);
+	kfree(r);
+}
+
+/**
+ * pp_reader_event_init - connect a new reader event to persistent event @id
+ * @event: the reader, CPU-wide on event->cpu
+ * @id: the persistent event's id
+ * @history: deliver the records already held first
+ *
+ * Process context, from perf_event_open().
+ *
+ * Return: 0, -ENOENT (no such event, or being destroyed), -ENODEV (the
+ * event has no buffer on that CPU: it was never online), -ENOMEM.
+ */
+int pp_reader_event_init(struct perf_event *event, u32 id, bool history)
+{
+	struct pp_reader *r;
+	struct pp_event *ev;
+	struct pp_cpu *pc;
+
+	ev = pp_event_get(id);
+	if (!ev)
+		return -ENOENT;
+	pc = per_cpu_ptr(ev->cpus, event->cpu);
+	if (!READ_ONCE(pc->buf)) {
+		pp_event_put(ev);
+		return -ENODEV;
+	}
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r) {
+		pp_event_put(ev);
+		return -ENOMEM;
+	}
+	r->event = event;
+	r->ev = ev;
+	r->pc = pc;
+	r->history = history;
+	INIT_LIST_HEAD(&r->node);
+	event->pmu_private = r;
+	event->destroy = pp_reader_destroy;
+	return 0;
+}
+
+/* PMU add: IRQs off, on the reader's CPU. */
+void pp_reader_add(struct perf_event *event)
+{
+	struct pp_reader *r = event->pmu_private;
+	struct pp_cpu *pc = r->pc;
+
+	if (!r->started && !r->history) {
+		/* Live only: from the newest record accounted now. */
+		r->pos = accounted_head(pc->buf);
+		r->started = true;
+	}
+	INIT_HLIST_HEAD(&r->solo);
+	hlist_add_head_rcu(&event->hlist_entry, &r->solo);
+	list_add_tail(&r->node, &pc->pending);
+	pc->nr_readers++;
+	irq_work_queue(&pc->deliver);
+}
+
+/* PMU del: IRQs off, on the reader's CPU. */
+void pp_reader_del(struct perf_event *event)
+{
+	struct pp_reader *r = event->pmu_private;
+	struct pp_cpu *pc = r->pc;
+
+	hlist_del_rcu(&event->hlist_entry);
+	if (r->live) {
+		/* It has what the live readers have: resume from there. */
+		r->pos = pc->live_pos;
+		r->live = false;
+	} else {
+		list_del(&r->node);
+	}
+	pc->nr_readers--;
+}
+
+int pp_readers_init(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		void *scratch = kzalloc_node(PP_DELIVER_SCRATCH, GFP_KERNEL,
+					     cpu_to_node(cpu));
+
+		if (!scratch) {
+			pp_readers_exit();
+			return -ENOMEM;
+		}
+		per_cpu(pp_scratch, cpu) = scratch;
+	}
+	return 0;
+}
+
+/* Module exit: no reader exists (each pins the module). */
+void pp_readers_exit(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		kfree(per_cpu(pp_scratch, cpu));
+		per_cpu(pp_scratch, cpu) = NULL;
+	}
+}

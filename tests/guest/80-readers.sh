@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Readers through the persistent PMU with Debian's perf: history then live,
+# each record exactly once with its original values, perf report/stat/top,
+# concurrent readers, lost samples, destroy while read, module pinning.
+. ./lib.sh
+
+pp_load
+type=$(cat "$PP_SYS/type")
+
+# Three MCEs while nobody listens (distinct status values a, b, c).
+pp_inject_mce 0 0x9c000000000a0151
+pp_inject_mce 1 0x9c000000000b0151
+pp_inject_mce 1 0x9c000000000c0151
+check "three MCEs recorded with no reader" pp_wait_stat mce_record written 3
+
+# perf record: history first, then two live MCEs (d, e) during the run.
+(sleep 2; pp_inject_mce 0 0x9c000000000d0151; pp_inject_mce 1 0x9c000000000e0151) &
+perf record -a -R -o /tmp/rec.data -e persistent/mce_record/ -- sleep 5 >/tmp/rec.out 2>&1
+check "perf record -a -R -e persistent/mce_record/ succeeds" test $? -eq 0
+wait
+pp-perfdata /tmp/rec.data "$type" >/tmp/samples
+check_eq "five samples" 5 "$(grep -c '^sample ' /tmp/samples)" || sed 's/^/#   /' /tmp/samples
+for s in a b c d e; do
+	check_eq "MCE $s arrives exactly once" 1 \
+		"$(grep -c "raw_u64_3=0x9c000000000${s}0151$" /tmp/samples)"
+done
+check_eq "each arrives on the CPU that recorded it" 5 \
+	"$(grep -cE 'sample cpu=([0-9]+) .* orig_cpu=\1 ' /tmp/samples)"
+orig() { grep "raw_u64_3=0x9c000000000${1}0151" /tmp/samples | sed 's/.*orig_time=\([0-9]*\).*/\1/'; }
+deliv() { grep "raw_u64_3=0x9c000000000${1}0151" /tmp/samples | sed 's/.*sample cpu=[0-9]* time=\([0-9]*\).*/\1/'; }
+check "original timestamps, not delivery times (history)" test "$(orig b)" -lt "$(deliv b)"
+check "history in order on CPU 1 (b before c)" test "$(deliv b)" -lt "$(deliv c)"
+check "live records after the history (c before e)" test "$(orig c)" -lt "$(orig e)"
+check "live record keeps its original time (e)" test "$(orig e)" -le "$(deliv e)"
+check_eq "original pid is the MCE kworker's, not perf's" "" \
+	"$(grep -E 'orig_pid=0 ' /tmp/samples)"
+check_eq "perf saw no lost samples" "lost=0" "$(grep ^lost /tmp/samples)"
+perf report -D -i /tmp/rec.data 2>/dev/null >/tmp/report
+check_eq "perf report -D shows the five samples" 5 \
+	"$(grep -c 'PERF_RECORD_SAMPLE' /tmp/report)"
+
+# The mmap reader and perf agree on the records.
+for cpu in 0 1; do pp-mmap 1 $cpu pause; done >/tmp/mmap
+grep '^record ' /tmp/mmap | sed 's/.*time=\([0-9]*\) .*raw_u64_3=\(0x[0-9a-f]*\)/\1 \2/' | sort >/tmp/m.set
+grep '^sample ' /tmp/samples | sed 's/.*orig_time=\([0-9]*\) .*raw_u64_3=\(0x[0-9a-f]*\)/\1 \2/' | sort >/tmp/p.set
+check_eq "mmap and perf: same records, same times" "$(cat /tmp/m.set)" "$(cat /tmp/p.set)"
+
+# nohistory: only what arrives after the reader started.
+(sleep 2; pp_inject_mce 1 0x9c000000000f0151) &
+perf record -a -R -o /tmp/live.data -e persistent/mce_record,nohistory/ -- sleep 4 >/dev/null 2>&1
+wait
+pp-perfdata /tmp/live.data "$type" >/tmp/live
+check_eq "nohistory: only the live record" "1 f" \
+	"$(grep -c '^sample ' /tmp/live) $(sed -n 's/.*raw_u64_3=0x9c000000000\(.\)0151$/\1/p' /tmp/live)" ||
+	sed 's/^/#   /' /tmp/live
+
+# perf stat counts the records that arrive.
+(sleep 2; pp_inject_mce 0; pp_inject_mce 1) &
+perf stat -a -x, -e persistent/mce_record,nohistory/ -- sleep 4 2>/tmp/stat >/dev/null
+wait
+check_eq "perf stat counts the two live records" 2 "$(cut -d, -f1 /tmp/stat | grep -v '^#' | head -n1)"
+perf stat -a -x, -e persistent/mce_record/ -- sleep 1 2>/tmp/stat >/dev/null
+check_eq "perf stat with history counts every record held" \
+	"$(pp_stat mce_record written)" "$(cut -d, -f1 /tmp/stat | grep -v '^#' | head -n1)"
+
+# Two readers at once each see every record.
+(sleep 2; pp_inject_mce 0 0x9c00000000120151; pp_inject_mce 1 0x9c00000000130151) &
+perf record -a -R -o /tmp/r1.data -e persistent/mce_record,nohistory/ -- sleep 5 >/dev/null 2>&1 &
+perf record -a -R -o /tmp/r2.data -e persistent/mce_record,nohistory/ -- sleep 5 >/dev/null 2>&1
+wait
+pp-perfdata /tmp/r1.data "$type" | grep -c '^sample ' >/tmp/n1
+pp-perfdata /tmp/r2.data "$type" | grep -c '^sample ' >/tmp/n2
+check_eq "concurrent readers each get both records" "2 2" "$(cat /tmp/n1) $(cat /tmp/n2)"
+
+# A flood into a too-small reader ring buffer: perf counts lost samples.
+pp-ctl create flood sw=0 period=100000 buffer=262144 detached >/dev/null
+perf record -a -m 1 -o /tmp/flood.data -e persistent/flood/ -- sleep 3 >/tmp/flood.out 2>&1
+check "perf record survives the flood" test $? -eq 0
+pp-perfdata /tmp/flood.data "$type" >/tmp/flood
+check "perf accounts lost samples" test "$(sed -n 's/^lost=//p' /tmp/flood)" -gt 0
+check "and records many" test "$(sed -n 's/^samples=//p' /tmp/flood)" -gt 100
+
+pp-ctl destroy flood >/dev/null
+
+# perf top runs and shows samples (it reads keys: keep its stdin open).
+pp-ctl create switches tp=sched:sched_switch detached >/dev/null
+sleep 10 | timeout -s INT 5 perf top --stdio -d 1 -e persistent/switches/ >/tmp/top 2>&1
+check_grep "perf top shows samples of persistent/switches/" \
+	"PerfTop: +[1-9][0-9]* irqs/sec .*persistent/switches/" /tmp/top
+check_grep "attributed to the delivery (in perf_persistent)" "\[perf_persistent\] +\[k\] " /tmp/top
+pp-ctl destroy switches >/dev/null
+
+# Destroy while read: the stream ends cleanly, the event goes with the reader.
+pp-ctl create victim sw=3 detached >/dev/null
+perf record -a -o /tmp/v.data -e persistent/victim/ -- sleep 4 >/tmp/v.out 2>&1 &
+perf_pid=$!
+sleep 2
+check_eq "the reader pins the module" 1 "$(test "$(cat /sys/module/perf_persistent/refcnt)" -gt 0 && echo 1)"
+rmmod perf_persistent 2>/dev/null
+check "rmmod refused while a reader is open" pp_loaded
+pp-ctl destroy victim >/tmp/out
+check_grep "DESTROY while read" "^destroy victim: OK$" /tmp/out
+check "gone from events/ at once" test ! -e "$PP_SYS/events/victim"
+wait $perf_pid
+check "perf record ends normally" test $? -eq 0
+check_eq "nothing holds the module afterwards" 0 "$(cat /sys/module/perf_persistent/refcnt)"
+
+check "kernel log clean" pp_log_clean
+check "rmmod after the readers are gone" pp_unload
+
+done_testing
