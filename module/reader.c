@@ -22,8 +22,9 @@
  * (with the history, or after the core took them out for a while) sit on
  * @pending, each on a private one-entry list (its event's hlist_entry in
  * @solo), and are then fed from their own position up to @live_pos; when
- * they reach it they join @live.  So each record reaches each reader once.  All of it runs on that CPU with interrupts off (the
- * PMU's add/del and the irq_work), so it needs no lock; only NMI writers
+ * they reach it they join @live.  So each record reaches each reader once.
+ * All of it runs on that CPU with interrupts off (the PMU's add/del and
+ * the irq_work), so it needs no lock; only NMI writers
  * can run meanwhile, and pp_buffer_next_oldest() validates each copy
  * against them.  Each run delivers a bounded number of records and
  * requeues itself for the rest.

@@ -33,7 +33,6 @@
 
 #include <uapi/linux/perf_persistent.h>
 
-
 /**
  * struct pp_buffer_stats - a consistent snapshot of one buffer
  * @head: published head

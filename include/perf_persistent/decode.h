@@ -42,6 +42,11 @@ struct pp_decoded {
 	__u32		raw_size;
 };
 
+#define PP_DECODE_FIXED							\
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
+	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
 /*
  * Decode the record at @rec, at most @len bytes, whose fields are
  * @sample_type.  Returns 0, or -1 if the record is malformed: not a
@@ -54,7 +59,7 @@ static inline int pp_decode(const void *rec, __u32 len, __u64 sample_type,
 	const struct perf_event_header *hdr = rec;
 	const __u64 *p = (const __u64 *)(hdr + 1);
 	const __u64 *end;
-	__u32 i;
+	__u32 i, nfixed = 0;
 
 	for (i = 0; i < sizeof(*d); i++)
 		((unsigned char *)d)[i] = 0;
@@ -65,26 +70,31 @@ static inline int pp_decode(const void *rec, __u32 len, __u64 sample_type,
 	d->misc = hdr->misc;
 	end = (const __u64 *)((const char *)rec + hdr->size);
 
-#define PP_TAKE(bit, stmt)					\
-	do {							\
-		if (sample_type & (bit)) {			\
-			if (p >= end)				\
-				return -1;			\
-			stmt;					\
-			p++;					\
-		}						\
-	} while (0)
-
-	PP_TAKE(PERF_SAMPLE_IDENTIFIER, d->id = *p);
-	PP_TAKE(PERF_SAMPLE_IP, d->ip = *p);
-	PP_TAKE(PERF_SAMPLE_TID, (d->pid = ((const __u32 *)p)[0],
-				  d->tid = ((const __u32 *)p)[1]));
-	PP_TAKE(PERF_SAMPLE_TIME, d->time = *p);
-	PP_TAKE(PERF_SAMPLE_ADDR, d->addr = *p);
-	PP_TAKE(PERF_SAMPLE_ID, d->id = *p);
-	PP_TAKE(PERF_SAMPLE_CPU, d->cpu = ((const __u32 *)p)[0]);
-	PP_TAKE(PERF_SAMPLE_PERIOD, d->period = *p);
-#undef PP_TAKE
+	/* One u64 per fixed-size field, in perf's order. */
+	for (i = 0; i < 64; i++)
+		if ((sample_type & PP_DECODE_FIXED) & (1ULL << i))
+			nfixed++;
+	if (p + nfixed > end)
+		return -1;
+	if (sample_type & PERF_SAMPLE_IDENTIFIER)
+		d->id = *p++;
+	if (sample_type & PERF_SAMPLE_IP)
+		d->ip = *p++;
+	if (sample_type & PERF_SAMPLE_TID) {
+		d->pid = ((const __u32 *)p)[0];
+		d->tid = ((const __u32 *)p)[1];
+		p++;
+	}
+	if (sample_type & PERF_SAMPLE_TIME)
+		d->time = *p++;
+	if (sample_type & PERF_SAMPLE_ADDR)
+		d->addr = *p++;
+	if (sample_type & PERF_SAMPLE_ID)
+		d->id = *p++;
+	if (sample_type & PERF_SAMPLE_CPU)
+		d->cpu = *(const __u32 *)p++;
+	if (sample_type & PERF_SAMPLE_PERIOD)
+		d->period = *p++;
 
 	if (sample_type & PERF_SAMPLE_RAW) {
 		const __u32 *raw = (const __u32 *)p;
