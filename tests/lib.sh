@@ -116,3 +116,8 @@ pp_wait_stat() {
 pp_field() {
 	sed -n "s/^$1=//p" "$2" | head -n 1
 }
+
+# setpriv_nobody COMMAND...: run COMMAND as user nobody with no capability.
+setpriv_nobody() {
+	su -s /bin/sh nobody -c "$*"
+}

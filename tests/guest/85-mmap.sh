@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Read-only mmap of the buffers through /dev/perf_persistent: perf's
+# control-page layout, backward reading, many readers, pause for a
+# consistent snapshot, no torn record under a flood, references, refusals.
+. ./lib.sh
+
+pp_load
+pp_inject_mce 1 0x9c00000000aa0151
+pp_inject_mce 1 0x9c00000000bb0151
+pp_wait_stat mce_record written 2
+
+pp-mmap 1 1 >/tmp/m1
+check_grep "a mapping shows the records, newest first (bb)" "^record .*raw_u64_3=0x9c00000000bb0151$" /tmp/m1
+check_eq "newest first: bb then aa" "bb aa" \
+	"$(sed -n 's/.*raw_u64_3=0x9c00000000\(..\)0151$/\1/p' /tmp/m1 | xargs)"
+check_grep "data_head is the newest record: two 176-byte records below 0" \
+	"^records=2 head=18446744073709551264 tail=0 data_size=65536$" /tmp/m1
+
+# Any number of processes map the same buffer at once.
+pp-mmap 1 1 hold >/tmp/h1 &
+h1=$!
+pp-mmap 1 1 hold >/tmp/h2 &
+h2=$!
+sleep 1
+check_eq "two mappings held at once" "2" "$(grep -c '^records=2 ' /tmp/h1 /tmp/h2 | grep -c ':1$')"
+
+# A mapping holds a reference: destroy while mapped, free at unmap.
+pp-ctl destroy mce_record >/tmp/out
+check_grep "DESTROY while mapped" "^destroy mce_record: OK$" /tmp/out
+check "gone from events/ at once" test ! -e "$PP_SYS/events/mce_record"
+check_eq "mmap of an event being destroyed -> ENOENT" "mmap: ENOENT" "$(pp-mmap 1 1 | head -n1 | sed 's/info: ENOENT/mmap: ENOENT/')"
+rmmod perf_persistent 2>/dev/null
+check "mappings pin the module" pp_loaded
+kill $h1 $h2
+wait $h1 $h2 2>/dev/null
+check_eq "unmapped: nothing holds the module" 0 "$(cat /sys/module/perf_persistent/refcnt)"
+
+# Refusals.
+pp-ctl create sw sw=3 buffer=16384 detached >/dev/null
+id=$(pp_stat sw id)
+pp-mmap "$id" 0 try-write >/tmp/w
+check_grep "PROT_WRITE shared -> EACCES" "^shared writable: EACCES$" /tmp/w
+check_grep "PROT_WRITE private -> EACCES" "^private writable: EACCES$" /tmp/w
+check_grep "mprotect to writable later -> EACCES" "^mprotect writable: EACCES$" /tmp/w
+check_eq "wrong length -> EINVAL" "mmap: EINVAL" "$(pp-mmap "$id" 0 size 4096)"
+check_eq "length of another buffer size -> EINVAL" "mmap: EINVAL" "$(pp-mmap "$id" 0 size 36864)"
+check_eq "CPU out of range -> EINVAL" "mmap: EINVAL" "$(pp-mmap "$id" 999 | tail -n1)"
+check_eq "unknown id -> ENOENT" "info: ENOENT" "$(pp-mmap 999 0)"
+check_eq "without CAP_PERFMON/SYS_ADMIN: the device is root-only" "open: EACCES" \
+	"$(setpriv_nobody pp-mmap "$id" 0)"
+
+# A reader walking from the head across many wraps while a source floods
+# never returns a torn record.
+pp-ctl create flood sw=0 period=20000 buffer=16384 detached >/dev/null
+fid=$(pp_stat flood id)
+pp-mmap "$fid" 0 flood 4 >/tmp/f0 &
+pp-mmap "$fid" 1 flood 4 >/tmp/f1
+wait
+check_grep "flood on CPU 0: records read, none torn" "^flood: walks=[0-9]+ read=[1-9][0-9]* discarded=[0-9]+ torn=0$" /tmp/f0
+check_grep "flood on CPU 1: records read, none torn" "^flood: walks=[0-9]+ read=[1-9][0-9]* discarded=[0-9]+ torn=0$" /tmp/f1
+check "the buffer wrapped many times meanwhile" test "$(pp_stat flood overwritten)" -gt 1000
+
+# PAUSE for a consistent snapshot: nothing moves while paused.
+pp-ctl pause flood >/dev/null
+pp-mmap "$fid" 0 >/tmp/s1
+sleep 1
+pp-mmap "$fid" 0 >/tmp/s2
+check "paused: the snapshot is stable" cmp -s /tmp/s1 /tmp/s2
+check_no_grep "paused: every record well-formed" "^bad record" /tmp/s1
+check "paused: the records held fill the buffer" \
+	test "$(sed -n 's/^records=\([0-9]*\) .*/\1/p' /tmp/s1)" -gt 100
+pp-ctl resume flood >/dev/null
+sleep 1
+pp-mmap "$fid" 0 >/tmp/s3
+check "resumed: recording again" test "$(tail -n1 /tmp/s3)" != "$(tail -n1 /tmp/s1)"
+pp-ctl destroy flood destroy sw >/dev/null
+
+check "kernel log clean" pp_log_clean
+
+done_testing
