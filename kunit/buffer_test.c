@@ -323,6 +323,113 @@ static void pp_buffer_test_nested_no_room(struct kunit *test)
 	pp_buffer_free(buf);
 }
 
+/* The next record up to the accounted head. */
+static int next_oldest(struct pp_buffer *buf, unsigned long *pos, void *rec,
+		       unsigned int max)
+{
+	return pp_buffer_next_oldest(buf, pos, buf->done, rec, max);
+}
+
+/* Read every record from @pos to the head, oldest first; return count. */
+static unsigned int read_all(struct kunit *test, struct pp_buffer *buf,
+			     unsigned long *pos, u64 *last_seq)
+{
+	u8 rec[1024];
+	unsigned int n = 0;
+	int size;
+
+	while ((size = next_oldest(buf, pos, rec, sizeof(rec))) != 0) {
+		u64 seq;
+
+		if (size == -ESTALE)
+			continue;
+		KUNIT_ASSERT_GT(test, size, 0);
+		memcpy(&seq, rec + 8, sizeof(seq));
+		/* oldest first, no record twice */
+		KUNIT_EXPECT_GT(test, seq, *last_seq);
+		*last_seq = seq;
+		n++;
+	}
+	return n;
+}
+
+/* History oldest first: every record held, in order, each once. */
+static void pp_buffer_test_history_order(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	unsigned long pos = 0;
+	u64 last = 0;
+	unsigned int i;
+
+	for (i = 1; i <= 10; i++)
+		KUNIT_ASSERT_EQ(test, put_record(buf, 16 + 8 * i, i), 0);
+	pos = buf->ext->tail;
+	KUNIT_EXPECT_EQ(test, read_all(test, buf, &pos, &last), 10U);
+	KUNIT_EXPECT_EQ(test, last, 10ULL);
+	KUNIT_EXPECT_EQ(test, pos, buf->done);
+	/* nothing new: nothing more */
+	KUNIT_EXPECT_EQ(test, read_all(test, buf, &pos, &last), 0U);
+	KUNIT_EXPECT_EQ(test, put_record(buf, 32, 11), 0);
+	KUNIT_EXPECT_EQ(test, read_all(test, buf, &pos, &last), 1U);
+	KUNIT_EXPECT_EQ(test, last, 11ULL);
+	pp_buffer_free(buf);
+}
+
+/*
+ * Across wrap and overwrite: a reader that falls behind loses only what
+ * was overwritten (it resumes at the oldest record held), reads every
+ * record still intact once, in order; a record crossing the end of the
+ * data area reads back whole.
+ */
+static void pp_buffer_test_history_overwrite(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	struct pp_buffer_stats st;
+	unsigned long pos = 0;
+	unsigned int i, n = 0, seq = 0;
+	u64 last = 0;
+	struct rnd_state rnd;
+
+	prandom_seed_state(&rnd, 7);
+	for (i = 0; i < 200; i++) {
+		unsigned int burst = prandom_u32_state(&rnd) % 80, j;
+
+		for (j = 0; j < burst; j++) {
+			unsigned int size = 16 + 8 * (prandom_u32_state(&rnd) % 40);
+
+			KUNIT_ASSERT_EQ(test, put_record(buf, size, ++seq), 0);
+		}
+		n += read_all(test, buf, &pos, &last);
+		/* after reading up to the head, the last one read is the newest */
+		if (burst)
+			KUNIT_EXPECT_EQ(test, last, (u64)seq);
+	}
+	pp_buffer_stats(buf, &st);
+	/* lost = overwritten before being read; never more than overwritten */
+	KUNIT_EXPECT_LE(test, (u64)seq - n, st.overwritten);
+	KUNIT_EXPECT_GT(test, n, 0U);
+	pp_buffer_free(buf);
+}
+
+/* A record larger than the caller's space is skipped, not half read. */
+static void pp_buffer_test_history_too_large(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	unsigned long pos;
+	u8 rec[64];
+
+	KUNIT_ASSERT_EQ(test, put_record(buf, 32, 1), 0);
+	KUNIT_ASSERT_EQ(test, put_record(buf, 128, 2), 0);
+	KUNIT_ASSERT_EQ(test, put_record(buf, 32, 3), 0);
+	pos = buf->ext->tail;
+	KUNIT_EXPECT_EQ(test, next_oldest(buf, &pos, rec, sizeof(rec)), 32);
+	KUNIT_EXPECT_EQ(test, next_oldest(buf, &pos, rec, sizeof(rec)), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, next_oldest(buf, &pos, rec, sizeof(rec)), 32);
+	KUNIT_EXPECT_EQ(test, rec[8], 3);
+	KUNIT_EXPECT_EQ(test, next_oldest(buf, &pos, rec, sizeof(rec)), 0);
+	pp_buffer_free(buf);
+}
+
 static struct kunit_case pp_buffer_test_cases[] = {
 	KUNIT_CASE(pp_buffer_test_sizes),
 	KUNIT_CASE(pp_buffer_test_backward),
@@ -333,6 +440,9 @@ static struct kunit_case pp_buffer_test_cases[] = {
 	KUNIT_CASE(pp_buffer_test_too_big),
 	KUNIT_CASE(pp_buffer_test_nested),
 	KUNIT_CASE(pp_buffer_test_nested_no_room),
+	KUNIT_CASE(pp_buffer_test_history_order),
+	KUNIT_CASE(pp_buffer_test_history_overwrite),
+	KUNIT_CASE(pp_buffer_test_history_too_large),
 	{}
 };
 

@@ -15,6 +15,7 @@
 #include <uapi/linux/perf_persistent.h>
 
 #include "perf_persistent/buffer.h"
+#include "perf_persistent/decode.h"
 #include "perf_persistent/record.h"
 
 #define ALL_TYPES	PERF_PERSISTENT_SAMPLE_TYPES
@@ -220,6 +221,57 @@ static void pp_record_test_raw_too_big(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fx->buf->page->data_head, 0ULL);
 }
 
+/* The shared decoder reads back what the encoder wrote, field by field. */
+static void pp_record_test_decode_round_trip(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	struct pp_decoded d;
+
+	set_raw(fx, 116);
+	fx->data.sample_flags |= PERF_SAMPLE_ADDR;
+	fx->data.addr = 0xabc;
+	KUNIT_ASSERT_EQ(test, encode(test, ALL_TYPES, 9), 0);
+	KUNIT_ASSERT_EQ(test, pp_decode(fx->words, sizeof(fx->words), ALL_TYPES, &d), 0);
+	KUNIT_EXPECT_EQ(test, d.size, 192U);
+	KUNIT_EXPECT_EQ(test, d.id, 9ULL);
+	KUNIT_EXPECT_EQ(test, d.ip, (u64)fx->regs.ip);
+	KUNIT_EXPECT_EQ(test, d.pid, (u32)task_tgid_nr(current));
+	KUNIT_EXPECT_EQ(test, d.tid, (u32)task_pid_nr(current));
+	KUNIT_EXPECT_EQ(test, d.time, fx->words[4]);
+	KUNIT_EXPECT_EQ(test, d.addr, 0xabcULL);
+	KUNIT_EXPECT_EQ(test, d.period, 1ULL);
+	KUNIT_EXPECT_EQ(test, d.raw_size, 116U);
+	KUNIT_EXPECT_EQ(test, memcmp(d.raw, fx->payload, 116), 0);
+}
+
+/* The decoder refuses what does not add up. */
+static void pp_record_test_decode_rejects(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	struct perf_event_header *hdr = header(test);
+	struct pp_decoded d;
+
+	set_raw(fx, 116);
+	KUNIT_ASSERT_EQ(test, encode(test, ALL_TYPES, 9), 0);
+	/* truncated */
+	KUNIT_EXPECT_EQ(test, pp_decode(fx->words, 100, ALL_TYPES, &d), -1);
+	/* the fields do not fill the record */
+	KUNIT_EXPECT_EQ(test, pp_decode(fx->words, sizeof(fx->words),
+					ALL_TYPES & ~PERF_SAMPLE_TIME, &d), -1);
+	/* more fields than the record holds */
+	KUNIT_EXPECT_EQ(test, pp_decode(fx->words, sizeof(fx->words),
+					PERF_SAMPLE_IP, &d), -1);
+	/* raw size beyond the record */
+	*(u32 *)&fx->words[9] = 200;
+	KUNIT_EXPECT_EQ(test, pp_decode(fx->words, sizeof(fx->words), ALL_TYPES, &d), -1);
+	/* not a sample */
+	hdr->type = PERF_RECORD_LOST;
+	KUNIT_EXPECT_EQ(test, pp_decode(fx->words, sizeof(fx->words), ALL_TYPES, &d), -1);
+	hdr->type = PERF_RECORD_SAMPLE;
+	hdr->size = 190;
+	KUNIT_EXPECT_EQ(test, pp_decode(fx->words, sizeof(fx->words), ALL_TYPES, &d), -1);
+}
+
 static void pp_record_test_sample_types(struct kunit *test)
 {
 	KUNIT_EXPECT_TRUE(test, pp_record_sample_type_ok(0));
@@ -240,6 +292,8 @@ static struct kunit_case pp_record_test_cases[] = {
 	KUNIT_CASE(pp_record_test_minimal),
 	KUNIT_CASE(pp_record_test_user_mode),
 	KUNIT_CASE(pp_record_test_raw_too_big),
+	KUNIT_CASE(pp_record_test_decode_round_trip),
+	KUNIT_CASE(pp_record_test_decode_rejects),
 	KUNIT_CASE(pp_record_test_sample_types),
 	{}
 };
