@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# pp-fuzz: PP_FUZZ_ITERATIONS (default 20000) seeded random ioctls, under
+# whatever checkers the kernel has (KASAN on the debug kernel).
+. ./lib.sh
+
+pp_load
+n=${PP_FUZZ_ITERATIONS:-20000}
+pp-fuzz -n "$n" -s 1 >/tmp/fuzz1 2>&1
+check "fuzz seed 1: only documented errnos, nothing left behind" test $? -eq 0
+sed 's/^/# /' /tmp/fuzz1
+pp-fuzz -n "$n" >/tmp/fuzz2 2>&1
+check "fuzz with a fresh seed (printed)" test $? -eq 0
+sed 's/^/# /' /tmp/fuzz2
+check_eq "mce_record untouched" "mce_record" "$(ls "$PP_SYS/events" | xargs)"
+check "kernel log clean" pp_log_clean
+check "the module unloads" pp_unload
+
+done_testing
