@@ -121,3 +121,15 @@ pp_field() {
 setpriv_nobody() {
 	su -s /bin/sh nobody -c "$*"
 }
+
+# pp_wait_readers N: wait (up to 60 s) until N references hold the module
+# (perf opens one reader per CPU), then a moment for perf to enable them.
+pp_wait_readers() {
+	_pp_i=0
+	while [ "$(cat /sys/module/perf_persistent/refcnt)" -lt "$1" ]; do
+		_pp_i=$((_pp_i + 1))
+		[ $_pp_i -gt 600 ] && return 1
+		sleep 0.1
+	done
+	sleep 1
+}

@@ -7,6 +7,7 @@
 
 pp_load
 type=$(cat "$PP_SYS/type")
+ncpus=$(grep -c ^processor /proc/cpuinfo)
 
 # Three MCEs while nobody listens (distinct status values a, b, c).
 pp_inject_mce 0 0x9c000000000a0151
@@ -15,8 +16,8 @@ pp_inject_mce 1 0x9c000000000c0151
 check "three MCEs recorded with no reader" pp_wait_stat mce_record written 3
 
 # perf record: history first, then two live MCEs (d, e) during the run.
-(sleep 2; pp_inject_mce 0 0x9c000000000d0151; pp_inject_mce 1 0x9c000000000e0151) &
-perf record -a -R -o /tmp/rec.data -e persistent/mce_record/ -- sleep 5 >/tmp/rec.out 2>&1
+(pp_wait_readers "$ncpus"; pp_inject_mce 0 0x9c000000000d0151; pp_inject_mce 1 0x9c000000000e0151) &
+perf record -a -R -o /tmp/rec.data -e persistent/mce_record/ -- sleep 8 >/tmp/rec.out 2>&1
 check "perf record -a -R -e persistent/mce_record/ succeeds" test $? -eq 0
 wait
 pp-perfdata /tmp/rec.data "$type" >/tmp/samples
@@ -47,8 +48,8 @@ grep '^sample ' /tmp/samples | sed 's/.*orig_time=\([0-9]*\) .*raw_u64_3=\(0x[0-
 check_eq "mmap and perf: same records, same times" "$(cat /tmp/m.set)" "$(cat /tmp/p.set)"
 
 # nohistory: only what arrives after the reader started.
-(sleep 2; pp_inject_mce 1 0x9c000000000f0151) &
-perf record -a -R -o /tmp/live.data -e persistent/mce_record,nohistory/ -- sleep 4 >/dev/null 2>&1
+(pp_wait_readers "$ncpus"; pp_inject_mce 1 0x9c000000000f0151) &
+perf record -a -R -o /tmp/live.data -e persistent/mce_record,nohistory/ -- sleep 8 >/dev/null 2>&1
 wait
 pp-perfdata /tmp/live.data "$type" >/tmp/live
 check_eq "nohistory: only the live record" "1 f" \
@@ -56,8 +57,8 @@ check_eq "nohistory: only the live record" "1 f" \
 	sed 's/^/#   /' /tmp/live
 
 # perf stat counts the records that arrive.
-(sleep 2; pp_inject_mce 0; pp_inject_mce 1) &
-perf stat -a -x, -e persistent/mce_record,nohistory/ -- sleep 4 2>/tmp/stat >/dev/null
+(pp_wait_readers "$ncpus"; pp_inject_mce 0; pp_inject_mce 1) &
+perf stat -a -x, -e persistent/mce_record,nohistory/ -- sleep 8 2>/tmp/stat >/dev/null
 wait
 check_eq "perf stat counts the two live records" 2 "$(cut -d, -f1 /tmp/stat | grep -v '^#' | head -n1)"
 perf stat -a -x, -e persistent/mce_record/ -- sleep 1 2>/tmp/stat >/dev/null
@@ -65,9 +66,9 @@ check_eq "perf stat with history counts every record held" \
 	"$(pp_stat mce_record written)" "$(cut -d, -f1 /tmp/stat | grep -v '^#' | head -n1)"
 
 # Two readers at once each see every record.
-(sleep 2; pp_inject_mce 0 0x9c00000000120151; pp_inject_mce 1 0x9c00000000130151) &
-perf record -a -R -o /tmp/r1.data -e persistent/mce_record,nohistory/ -- sleep 5 >/dev/null 2>&1 &
-perf record -a -R -o /tmp/r2.data -e persistent/mce_record,nohistory/ -- sleep 5 >/dev/null 2>&1
+(pp_wait_readers $((2 * ncpus)); pp_inject_mce 0 0x9c00000000120151; pp_inject_mce 1 0x9c00000000130151) &
+perf record -a -R -o /tmp/r1.data -e persistent/mce_record,nohistory/ -- sleep 8 >/dev/null 2>&1 &
+perf record -a -R -o /tmp/r2.data -e persistent/mce_record,nohistory/ -- sleep 8 >/dev/null 2>&1
 wait
 pp-perfdata /tmp/r1.data "$type" | grep -c '^sample ' >/tmp/n1
 pp-perfdata /tmp/r2.data "$type" | grep -c '^sample ' >/tmp/n2
