@@ -10,10 +10,13 @@
  *                                     bp=ADDR[:LEN[:r|w|rw|x]] | raw=TYPE:CONFIG
  *       options: buffer=BYTES detached period=N freq=N sample=0xBITS
  *                flags=0xN size=N (struct size) tail (non-zero byte past the
- *                struct) attr-size=N reserved
+ *                struct) attr-size=N reserved tail-attr (non-zero byte past the attr)
+ *                bad-attr bad-struct
  *   destroy|detach|attach|pause|resume X     X: an id or a name
  *   info X            prints key=value lines
  *   list              prints the ids
+ *   info-raw X size=N|reserved|bad-stats    INFO with a doctored struct
+ *   list-raw size=N|no-ids                  LIST with a doctored struct
  *   ioctl NUM         an arbitrary ioctl number with a zero argument
  *   sleep SECONDS | hold (until a signal) | drop-caps | setuid UID | close
  */
@@ -161,7 +164,7 @@ static int cmd_create(char **argv, int argc)
 	struct perf_persistent_create *c = (void *)buf;
 	unsigned char attr_buf[512] = { 0 };
 	struct perf_event_attr *attr = (void *)attr_buf;
-	int i, used = 2;
+	int i, used = 2, bad_attr = 0, bad_struct = 0;
 
 	if (argc < 2)
 		usage("create NAME SOURCE");
@@ -202,14 +205,21 @@ static int cmd_create(char **argv, int argc)
 			attr->size = num(v);
 		else if (!strcmp(o, "reserved"))
 			c->__reserved = 1;
+		else if (!strcmp(o, "tail-attr"))
+			attr_buf[sizeof(*attr) + 3] = 1;
+		else if (!strcmp(o, "bad-attr"))
+			bad_attr = 1;
+		else if (!strcmp(o, "bad-struct"))
+			bad_struct = 1;
 		else
 			break;
 		used++;
 	}
-	c->attr = (unsigned long)attr;
+	c->attr = bad_attr ? 16 : (unsigned long)attr;
 
 	printf("create %s: ", argv[0]);
-	if (control() < 0 || ioctl(ctl, PERF_PERSISTENT_IOC_CREATE, c))
+	if (control() < 0 ||
+	    ioctl(ctl, PERF_PERSISTENT_IOC_CREATE, bad_struct ? (void *)16 : (void *)c))
 		printf("%s\n", errname(errno));
 	else
 		printf("OK id=%u\n", c->id);
@@ -258,6 +268,39 @@ static void cmd_info(const char *x)
 	}
 	printf("written=%llu\noverwritten=%llu\ndropped=%llu\nbytes=%llu\n",
 	       w, o, d, b);
+}
+
+/* info-raw ID size=N|reserved|bad-stats: INFO with a doctored struct. */
+static void cmd_info_raw(const char *id, const char *how)
+{
+	unsigned char buf[256] = { 0 };
+	struct perf_persistent_info *info = (void *)buf;
+
+	info->size = sizeof(*info);
+	info->id = num(id);
+	if (!strncmp(how, "size=", 5))
+		info->size = num(how + 5);
+	else if (!strcmp(how, "reserved"))
+		info->__reserved = 1;
+	else if (!strcmp(how, "bad-stats"))
+		info->cpu_stats = 16, info->nr_cpus = 4;
+	printf("info-raw %s %s: %s\n", id, how,
+	       control() < 0 || ioctl(ctl, PERF_PERSISTENT_IOC_INFO, info) ?
+	       errname(errno) : "OK");
+}
+
+/* list-raw size=N|no-ids: LIST with a doctored struct. */
+static void cmd_list_raw(const char *how)
+{
+	struct perf_persistent_list l = { .size = sizeof(l) };
+
+	if (!strncmp(how, "size=", 5))
+		l.size = num(how + 5);
+	else if (!strcmp(how, "no-ids"))
+		l.nr = 4;
+	printf("list-raw %s: %s\n", how,
+	       control() < 0 || ioctl(ctl, PERF_PERSISTENT_IOC_LIST, &l) ?
+	       errname(errno) : "OK");
 }
 
 static void cmd_list(void)
@@ -325,6 +368,11 @@ int main(int argc, char **argv)
 			cmd_list();
 			continue;
 		}
+		if (!strcmp(c, "info-raw") && i + 2 < argc) {
+			cmd_info_raw(argv[i + 1], argv[i + 2]);
+			i += 2;
+			continue;
+		}
 		if (!strcmp(c, "hold")) {
 			signal(SIGTERM, on_signal);
 			signal(SIGINT, on_signal);
@@ -356,6 +404,8 @@ int main(int argc, char **argv)
 			id_cmd(c, PERF_PERSISTENT_IOC_RESUME, x);
 		else if (!strcmp(c, "info"))
 			cmd_info(x);
+		else if (!strcmp(c, "list-raw"))
+			cmd_list_raw(x);
 		else if (!strcmp(c, "ioctl"))
 			printf("ioctl %s: %s\n", x,
 			       control() < 0 || ioctl(ctl, num(x), 0) ?

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <linux/perf_persistent.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -157,10 +159,21 @@ int main(int argc, char **argv)
 	}
 	info.id = id;
 	if (ioctl(ctl, PERF_PERSISTENT_IOC_INFO, &info)) {
-		printf("info: %s\n", err(errno));
-		return 1;
+		/* With an explicit size, try the mapping anyway. */
+		if (argc <= 4 || strcmp(argv[3], "size")) {
+			printf("info: %s\n", err(errno));
+			return 1;
+		}
 	}
 	off = PERF_PERSISTENT_MMAP_OFFSET(id, cpu);
+	/* PP_DROP_CAPS=1: map without any capability (the fd stays open). */
+	if (getenv("PP_DROP_CAPS")) {
+		struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct data[2] = { { 0 } };
+
+		if (syscall(SYS_capset, &hdr, data))
+			printf("capset: %s\n", err(errno));
+	}
 	len = getpagesize() + info.buffer_size;
 
 	if (argc > 3 && !strcmp(argv[3], "try-write")) {

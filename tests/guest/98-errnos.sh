@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The errno table of Documentation/errors.rst, row by row: each check's
+# description starts with the row's id (scripts/errno-check verifies that
+# the table and this file name the same rows).
+. ./lib.sh
+
+pp_load
+ncpus=$(grep -c ^processor /proc/cpuinfo)
+
+# row ID ERRNO COMMAND...: the last line COMMAND prints ends in ": ERRNO".
+row() {
+	_id=$1 _want=$2
+	shift 2
+	_got=$("$@" 2>&1 | tail -n 1)
+	check_eq "$_id -> $_want ($*)" "$_want" "${_got##*: }"
+}
+
+pp-ctl create keep sw=3 detached >/dev/null
+keep=$(pp_stat keep id)
+pp-ctl create mine sw=3 hold >/tmp/hold &
+holder=$!
+i=0
+while ! grep -q '^hold: OK' /tmp/hold && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+mine=$(pp_stat mine id)
+
+# The control device.
+row E01 EACCES setpriv_nobody pp-ctl list
+row E02 EPERM pp-ctl drop-caps create u sw=1 detached
+row E03 EPERM pp-ctl drop-caps destroy keep
+row E04 EPERM pp-ctl drop-caps detach keep
+row E05 EPERM pp-ctl drop-caps attach keep
+row E06 EPERM pp-ctl drop-caps pause keep
+row E07 EPERM pp-ctl drop-caps resume keep
+row E08 EINVAL pp-ctl create b sw=1 detached size=32
+row E09 E2BIG pp-ctl create b sw=1 detached size=128 tail
+row E10 E2BIG pp-ctl create b sw=1 detached size=8192
+row E11 EINVAL pp-ctl create b sw=1 flags=0x10
+row E12 EINVAL pp-ctl create b sw=1 detached reserved
+row E13 EINVAL pp-ctl create abcdefghijklmnopqrstuvwxyz0123456789 sw=1 detached
+row E14 EINVAL pp-ctl create Bad-Name sw=1 detached
+row E15 EINVAL pp-ctl create period sw=1 detached
+row E16 EINVAL pp-ctl create rbeef sw=1 detached
+row E17 EEXIST pp-ctl create keep sw=1 detached
+row E18 EINVAL pp-ctl create b sw=1 detached buffer=12288
+row E19 E2BIG pp-ctl create b sw=1 detached buffer=134217728
+row E20 EINVAL pp-ctl create b sw=1 detached attr-size=32
+row E21 E2BIG pp-ctl create b sw=1 detached attr-size=256 tail-attr
+row E22 EFAULT pp-ctl create b sw=1 detached bad-attr
+row E23 EFAULT pp-ctl create b sw=1 detached bad-struct
+row E24 EOPNOTSUPP pp-ctl create b sw=1 detached sample=0x20
+row E25 EINVAL pp-ctl create b "raw=$(cat "$PP_SYS/type"):1" detached
+row E26 ENOENT pp-ctl create b raw=12345:0 detached
+row E27 EINVAL pp-ctl create b bp=0x1000:3:w detached
+row E28 ENOENT pp-ctl destroy 99999
+row E29 EBUSY pp-ctl destroy "$mine"
+row E30 ENOENT pp-ctl detach 99999
+row E31 EALREADY pp-ctl detach "$keep"
+row E32 EBUSY pp-ctl detach "$mine"
+row E33 ENOENT pp-ctl attach 99999
+row E34 EALREADY sh -c "pp-ctl attach $keep attach $keep detach $keep | sed -n 2p"
+row E35 EBUSY pp-ctl attach "$mine"
+row E36 ENOENT pp-ctl pause 99999
+row E37 ENOENT pp-ctl resume 99999
+row E38 ENOENT pp-ctl info 99999
+row E39 ENOENT pp-ctl info nosuchname
+row E40 EINVAL pp-ctl info-raw "$keep" size=40
+row E41 EINVAL pp-ctl info-raw "$keep" reserved
+row E42 EFAULT pp-ctl info-raw "$keep" bad-stats
+row E43 EINVAL pp-ctl list-raw size=16
+row E44 EINVAL pp-ctl list-raw no-ids
+row E45 ENOTTY pp-ctl ioctl 0xb90a
+
+# Readers (perf_event_open of the persistent PMU).
+pp-ctl create gone sw=3 detached >/dev/null
+gone=$(pp_stat gone id)
+pp-ctl destroy gone >/dev/null
+row E46 ENOENT pp-open --config 99999 --cpu 0
+row E47 ENOENT pp-open --config "$gone" --cpu 0
+row E48 EINVAL pp-open --config "$keep" --pid 0 --cpu 0
+row E49 EINVAL pp-open --config "$keep" --cpu -1
+mkdir -p /sys/fs/cgroup
+mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+row E50 EINVAL pp-open --config "$keep" --cgroup /sys/fs/cgroup
+echo 0 >/sys/devices/system/cpu/cpu1/online
+row E51 ENODEV pp-open --config "$keep" --cpu 1
+pp-ctl create late sw=3 detached >/dev/null
+late=$(pp_stat late id)
+row E62 ENODEV pp-mmap "$late" 1
+echo 1 >/sys/devices/system/cpu/cpu1/online
+row E52 EINVAL pp-open --config "$keep" --config2 1
+row E53 EOPNOTSUPP pp-open --config "$keep" --branch
+echo 2 >/proc/sys/kernel/perf_event_paranoid
+row E54 EACCES setpriv_nobody pp-open --config "$keep" --cpu 0
+echo 3 >/proc/sys/kernel/perf_event_paranoid
+
+# Mappings of the buffers.
+pp-mmap "$keep" 0 try-write >/tmp/w
+row E55 EACCES grep '^shared writable' /tmp/w
+row E56 EACCES grep '^private writable' /tmp/w
+row E57 EACCES grep '^mprotect writable' /tmp/w
+row E58 EINVAL pp-mmap "$keep" 0 size 4096
+row E59 EINVAL pp-mmap "$keep" "$ncpus"
+row E60 ENOENT pp-mmap "$gone" 0 size 69632
+row E61 EPERM env PP_DROP_CAPS=1 pp-mmap "$keep" 0
+
+kill $holder
+wait $holder
+pp-ctl destroy keep destroy late >/dev/null
+check "kernel log clean" pp_log_clean
+
+done_testing
