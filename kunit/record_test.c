@@ -39,6 +39,8 @@ static int record_init(struct kunit *test)
 	fx->buf = pp_buffer_alloc(PAGE_SIZE);
 	if (IS_ERR(fx->buf))
 		return PTR_ERR(fx->buf);
+	/* Old bytes everywhere: padding must be written, not inherited. */
+	memset(fx->buf->data, 0xff, PAGE_SIZE);
 	fx->regs.ip = 0xffffffff81234567UL;
 	fx->regs.cs = __KERNEL_CS;
 	for (i = 0; i < sizeof(fx->payload); i++)

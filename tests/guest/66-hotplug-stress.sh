@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every CPU but 0 offline and online repeatedly while events record and
+# readers are open: recording goes on, offline CPUs' buffers stay readable,
+# the readers end normally.
+. ./lib.sh
+
+pp_load events=
+rounds=${PP_HOTPLUG_ROUNDS:-5}
+pp-ctl create flood sw=0 period=200000 buffer=16384 detached \
+	create sw tp=sched:sched_switch detached >/dev/null
+flood=$(pp_stat flood id)
+perf record -a -o /tmp/hp.data -e persistent/flood/ -e persistent/sw/ -- sleep 600 >/tmp/hp.out 2>&1 &
+perf_pid=$!
+sleep 2
+
+ok_offline=0 bad_offline=0 stalled=0
+r=0
+while [ $r -lt "$rounds" ]; do
+	r=$((r + 1))
+	for online in /sys/devices/system/cpu/cpu[1-9]*/online; do
+		cpu=${online#/sys/devices/system/cpu/cpu}
+		cpu=${cpu%/online}
+		before=$(pp-ctl info flood | sed -n 's/^cpu0 online=1 written=\([0-9]*\) .*/\1/p')
+		echo 0 >"$online" || { bad_offline=$((bad_offline + 1)); continue; }
+		if pp-mmap "$flood" "$cpu" | grep -q '^records=[1-9]'; then
+			ok_offline=$((ok_offline + 1))
+		else
+			bad_offline=$((bad_offline + 1))
+		fi
+		echo 1 >"$online"
+		after=$(pp-ctl info flood | sed -n 's/^cpu0 online=1 written=\([0-9]*\) .*/\1/p')
+		[ "${after:-0}" -gt "${before:-0}" ] || stalled=$((stalled + 1))
+	done
+done
+check "offline CPUs' buffers readable, every time ($ok_offline)" test "$bad_offline" -eq 0 -a "$ok_offline" -gt 0
+check_eq "CPU 0 kept recording across every cycle" 0 "$stalled"
+check_eq "all CPUs online again" "$(cat /sys/devices/system/cpu/possible)" "$(cat /sys/devices/system/cpu/online)"
+sleep 2
+pp-ctl info flood >/tmp/info
+check_eq "every CPU records again" "$(grep -c ^processor /proc/cpuinfo)" \
+	"$(grep -cE '^cpu[0-9]+ online=1 written=[1-9]' /tmp/info)"
+kill -INT $perf_pid
+wait $perf_pid
+check_grep "the reader (perf record) ends normally" "Captured and wrote .* samples" /tmp/hp.out
+check_no_grep "without errors" "rror|Segmentation|Aborted" /tmp/hp.out
+pp-ctl destroy flood destroy sw >/dev/null
+check "kernel log clean" pp_log_clean
+
+done_testing

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# PP_CYCLES (default 100) load/unload cycles, each creating events and
+# readers and tearing them down; unload refused while any user exists;
+# memory back to where it started.
+. ./lib.sh
+
+cycles=${PP_CYCLES:-100}
+slab() { sed -n 's/^Slab: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+vmalloc() { sed -n 's/^VmallocUsed: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+
+# One cycle first, so that caches it fills once are filled before measuring.
+pp_load && pp-ctl create warm sw=3 detached >/dev/null && pp_unload
+echo 3 >/proc/sys/vm/drop_caches
+slab0=$(slab)
+vmalloc0=$(vmalloc)
+
+done_cycles=0 refused=0
+i=0
+while [ $i -lt "$cycles" ]; do
+	i=$((i + 1))
+	pp_load || break
+	pp-ctl create "a$i" sw=3 detached create "b$i" tp=sched:sched_switch buffer=8192 \
+		detached >/tmp/c || break
+	grep -q ': OK id=' /tmp/c || break
+	id=$(pp_stat "a$i" id)
+	# A reader and a control file hold the module while they exist.
+	pp-open --config "$id" --cpu 0 >/dev/null || break
+	pp-ctl create "h$i" sw=1 hold >/tmp/h &
+	h=$!
+	j=0
+	while ! grep -q '^hold: OK' /tmp/h && [ $j -lt 100 ]; do sleep 0.05; j=$((j + 1)); done
+	if [ $((i % 10)) = 1 ]; then
+		rmmod perf_persistent 2>/dev/null || refused=$((refused + 1))
+	fi
+	kill $h
+	wait $h
+	pp_unload || break
+	done_cycles=$i
+done
+check_eq "$cycles load/unload cycles with events and readers" "$cycles" "$done_cycles"
+check_eq "unload refused each time a user existed" $(((cycles + 9) / 10)) "$refused"
+
+echo 3 >/proc/sys/vm/drop_caches
+check "slab back to its starting level (+-2 MiB): $slab0 -> $(slab) kB" \
+	test $(($(slab) - slab0)) -lt 2048
+check "vmalloc back to its starting level (+-1 MiB): $vmalloc0 -> $(vmalloc) kB" \
+	test $(($(vmalloc) - vmalloc0)) -lt 1024
+check "kernel log clean" pp_log_clean
+
+done_testing
