@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# pp-fuzz: PP_FUZZ_ITERATIONS (default 20000) seeded random ioctls, under
-# whatever checkers the kernel has (KASAN on the debug kernel).
+# pp-fuzz: PP_FUZZ_ITERATIONS (default 5000) seeded random ioctls per run,
+# under whatever checkers the kernel has (KASAN on the debug kernel).
 . ./lib.sh
 
 pp_load
-n=${PP_FUZZ_ITERATIONS:-20000}
+n=${PP_FUZZ_ITERATIONS:-5000}
 pp-fuzz -n "$n" -s 1 >/tmp/fuzz1 2>&1
 check "fuzz seed 1: only documented errnos, nothing left behind" test $? -eq 0
 sed 's/^/# /' /tmp/fuzz1
