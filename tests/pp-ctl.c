@@ -8,7 +8,8 @@
  *
  *   create NAME SOURCE [OPTION...]    SOURCE: tp=SYS:NAME | sw=N | hw=N |
  *                                     bp=ADDR[:LEN[:r|w|rw|x]] | raw=TYPE:CONFIG
- *       options: buffer=BYTES detached period=N freq=N sample=0xBITS
+ *       options: buffer=BYTES detached period=N (default 1; 1 ms for the
+ *                clock events) freq=N sample=0xBITS
  *                flags=0xN size=N (struct size) tail (non-zero byte past the
  *                struct) attr-size=N reserved tail-attr (non-zero byte past the attr)
  *                bad-attr bad-struct
@@ -178,6 +179,15 @@ static int cmd_create(char **argv, int argc)
 			    PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	source(attr, argv[1]);
+	/*
+	 * Clock events (cpu-clock, task-clock) count nanoseconds: a period of
+	 * 1 would fire the hrtimer every 10 us, an interrupt storm under TCG.
+	 * Default to 1 ms; period= overrides.
+	 */
+	if (attr->type == PERF_TYPE_SOFTWARE &&
+	    (attr->config == PERF_COUNT_SW_CPU_CLOCK ||
+	     attr->config == PERF_COUNT_SW_TASK_CLOCK))
+		attr->sample_period = 1000000;
 	if (attr->type == PERF_TYPE_TRACEPOINT)
 		attr->sample_type |= PERF_SAMPLE_RAW;
 

@@ -112,7 +112,7 @@ static int create(unsigned int *r, int fd, const char *name, int detached,
 	case 0:
 		attr.type = PERF_TYPE_SOFTWARE;
 		attr.config = PERF_COUNT_SW_CPU_CLOCK;
-		attr.sample_period = 20000 + rand_r(r) % 100000;
+		attr.sample_period = 100000 + rand_r(r) % 400000;
 		break;
 	case 1:
 		attr.type = PERF_TYPE_TRACEPOINT;

@@ -52,7 +52,7 @@ check_eq "without CAP_PERFMON/SYS_ADMIN: the device is root-only" "open: EACCES"
 
 # A reader walking from the head across many wraps while a source floods
 # never returns a torn record.
-pp-ctl create flood sw=0 period=20000 buffer=16384 detached >/dev/null
+pp-ctl create flood sw=0 period=50000 buffer=16384 detached >/dev/null
 fid=$(pp_stat flood id)
 pp-mmap "$fid" 0 flood 4 >/tmp/f0 &
 pp-mmap "$fid" 1 flood 4 >/tmp/f1
