@@ -384,10 +384,23 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(c, "hold")) {
+			sigset_t block, old;
+
+			/*
+			 * Block the signals before saying we hold, then wait
+			 * with sigsuspend(): a signal that comes right after
+			 * the line is printed is not lost (pause() would miss
+			 * it and wait forever).
+			 */
 			signal(SIGTERM, on_signal);
 			signal(SIGINT, on_signal);
+			sigemptyset(&block);
+			sigaddset(&block, SIGTERM);
+			sigaddset(&block, SIGINT);
+			sigprocmask(SIG_BLOCK, &block, &old);
 			printf("hold: OK\n");
-			pause();
+			sigsuspend(&old);
+			sigprocmask(SIG_SETMASK, &old, NULL);
 			continue;
 		}
 		if (!strcmp(c, "drop-caps")) {

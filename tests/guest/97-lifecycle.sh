@@ -19,6 +19,7 @@ done_cycles=0 refused=0
 i=0
 while [ $i -lt "$cycles" ]; do
 	i=$((i + 1))
+	[ $((i % 10)) = 0 ] && echo "# cycle $i"
 	pp_load || break
 	pp-ctl create "a$i" sw=3 detached create "b$i" tp=sched:sched_switch buffer=8192 \
 		detached >/tmp/c || break
