@@ -35,31 +35,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "pp-errname.h"
+
 static int ctl = -1;
-
-static const char *errname(int e)
-{
-	static char buf[32];
-
-	switch (e) {
-	case ENOENT: return "ENOENT";
-	case EINVAL: return "EINVAL";
-	case EEXIST: return "EEXIST";
-	case E2BIG: return "E2BIG";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case EBUSY: return "EBUSY";
-	case EALREADY: return "EALREADY";
-	case ENOTTY: return "ENOTTY";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EFAULT: return "EFAULT";
-	case ENOSPC: return "ENOSPC";
-	case ENOMEM: return "ENOMEM";
-	case ENODEV: return "ENODEV";
-	}
-	snprintf(buf, sizeof(buf), "errno%d", e);
-	return buf;
-}
 
 static void usage(const char *why)
 {

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "perf_persistent/decode.h"
+#include "pp-errname.h"
 
 static int ctl;
 static unsigned char *map;
@@ -126,18 +127,6 @@ static int flood(int seconds)
 	return torn ? 1 : 0;
 }
 
-static const char *err(int e)
-{
-	switch (e) {
-	case EACCES: return "EACCES";
-	case EPERM: return "EPERM";
-	case EINVAL: return "EINVAL";
-	case ENOENT: return "ENOENT";
-	case ENODEV: return "ENODEV";
-	}
-	return strerror(e);
-}
-
 int main(int argc, char **argv)
 {
 	struct perf_persistent_info info = { .size = sizeof(info) };
@@ -154,14 +143,14 @@ int main(int argc, char **argv)
 	cpu = strtoul(argv[2], NULL, 0);
 	ctl = open(PERF_PERSISTENT_DEVICE, O_RDONLY);
 	if (ctl < 0) {
-		printf("open: %s\n", err(errno));
+		printf("open: %s\n", errname(errno));
 		return 1;
 	}
 	info.id = id;
 	if (ioctl(ctl, PERF_PERSISTENT_IOC_INFO, &info)) {
 		/* With an explicit size, try the mapping anyway. */
 		if (argc <= 4 || strcmp(argv[3], "size")) {
-			printf("info: %s\n", err(errno));
+			printf("info: %s\n", errname(errno));
 			return 1;
 		}
 	}
@@ -172,23 +161,23 @@ int main(int argc, char **argv)
 		struct __user_cap_data_struct data[2] = { { 0 } };
 
 		if (syscall(SYS_capset, &hdr, data))
-			printf("capset: %s\n", err(errno));
+			printf("capset: %s\n", errname(errno));
 	}
 	len = getpagesize() + info.buffer_size;
 
 	if (argc > 3 && !strcmp(argv[3], "try-write")) {
 		void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ctl, off);
 
-		printf("shared writable: %s\n", m == MAP_FAILED ? err(errno) : "MAPPED");
+		printf("shared writable: %s\n", m == MAP_FAILED ? errname(errno) : "MAPPED");
 		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, ctl, off);
-		printf("private writable: %s\n", m == MAP_FAILED ? err(errno) : "MAPPED");
+		printf("private writable: %s\n", m == MAP_FAILED ? errname(errno) : "MAPPED");
 		m = mmap(NULL, len, PROT_READ, MAP_SHARED, ctl, off);
 		if (m == MAP_FAILED) {
-			printf("read-only: %s\n", err(errno));
+			printf("read-only: %s\n", errname(errno));
 			return 1;
 		}
 		printf("mprotect writable: %s\n",
-		       mprotect(m, len, PROT_READ | PROT_WRITE) ? err(errno) : "ALLOWED");
+		       mprotect(m, len, PROT_READ | PROT_WRITE) ? errname(errno) : "ALLOWED");
 		return 0;
 	}
 	if (argc > 4 && !strcmp(argv[3], "size"))
@@ -196,7 +185,7 @@ int main(int argc, char **argv)
 
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, ctl, off);
 	if (map == MAP_FAILED) {
-		printf("mmap: %s\n", err(errno));
+		printf("mmap: %s\n", errname(errno));
 		return 1;
 	}
 	if (argc > 4 && !strcmp(argv[3], "size")) {
@@ -216,7 +205,7 @@ int main(int argc, char **argv)
 		return flood(atoi(argv[4]));
 	if (argc > 3 && !strcmp(argv[3], "pause") &&
 	    ioctl(ctl, PERF_PERSISTENT_IOC_PAUSE, id)) {
-		printf("pause: %s\n", err(errno));
+		printf("pause: %s\n", errname(errno));
 		return 1;
 	}
 	print_records();

@@ -17,21 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static const char *errno_name(int e)
-{
-	switch (e) {
-	case ENOENT: return "ENOENT";
-	case EINVAL: return "EINVAL";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENODEV: return "ENODEV";
-	case EACCES: return "EACCES";
-	case EPERM: return "EPERM";
-	case E2BIG: return "E2BIG";
-	case EBUSY: return "EBUSY";
-	case ESRCH: return "ESRCH";
-	default: return strerror(e);
-	}
-}
+#include "pp-errname.h"
 
 static unsigned long long num(const char *opt, const char *s)
 {
@@ -117,7 +103,7 @@ int main(int argc, char **argv)
 
 	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, flags);
 	if (fd < 0) {
-		printf("%s\n", errno_name(errno));
+		printf("%s\n", errname(errno));
 		return 1;
 	}
 	printf("OK\n");
