@@ -188,11 +188,10 @@ out:
 	return ret;
 }
 
-/* The verbs that change events need the right to monitor the system. */
-static bool pp_privileged_cmd(unsigned int cmd)
+/* The verbs that take an event id as the ioctl argument. */
+static bool pp_id_cmd(unsigned int cmd)
 {
 	switch (cmd) {
-	case PERF_PERSISTENT_IOC_CREATE:
 	case PERF_PERSISTENT_IOC_DESTROY:
 	case PERF_PERSISTENT_IOC_DETACH:
 	case PERF_PERSISTENT_IOC_ATTACH:
@@ -208,18 +207,14 @@ static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	void __user *argp = (void __user *)arg;
 	u32 id = arg;
 
-	if (pp_privileged_cmd(cmd) && !perfmon_capable())
+	bool id_cmd = pp_id_cmd(cmd);
+
+	/* The verbs that change events need the right to monitor the system. */
+	if ((id_cmd || cmd == PERF_PERSISTENT_IOC_CREATE) && !perfmon_capable())
 		return -EPERM;
-	/* The id verbs take a u32; anything above is not an id. */
-	switch (cmd) {
-	case PERF_PERSISTENT_IOC_DESTROY:
-	case PERF_PERSISTENT_IOC_DETACH:
-	case PERF_PERSISTENT_IOC_ATTACH:
-	case PERF_PERSISTENT_IOC_PAUSE:
-	case PERF_PERSISTENT_IOC_RESUME:
-		if (arg > U32_MAX)
-			return -ENOENT;
-	}
+	/* Ids are u32; anything above is not one. */
+	if (id_cmd && arg > U32_MAX)
+		return -ENOENT;
 
 	switch (cmd) {
 	case PERF_PERSISTENT_IOC_CREATE:
