@@ -119,6 +119,7 @@ int main(int argc, char **argv)
 		struct pp_decoded d;
 		unsigned char rec[256];
 		unsigned int n = 0, pads = 0;
+		int walked;
 
 		result("control page: zero before data_head", zero(map, head));
 		result("control page: zero between the perf fields and the extension",
@@ -144,8 +145,14 @@ int main(int argc, char **argv)
 			if (d.raw && d.raw_size == 4 && zero(d.raw, 4))
 				pads++;
 		}
+		/* Before RESUME: afterwards the tail moves on. */
+		walked = pos == ext->tail;
+		if (!walked)
+			printf("leakcheck: walk stopped at %llu: head %llu tail %llu size %u\n",
+			       pos, (unsigned long long)pg->data_head,
+			       (unsigned long long)ext->tail, d.size);
 		ioctl(fd, PERF_PERSISTENT_IOC_RESUME, id);
-		result("records: all decode", n > 0 && pos == ext->tail);
+		result("records: all decode", n > 0 && walked);
 		result("records: RAW padding zeroed in every record", pads == n);
 		printf("leakcheck: %u records checked\n", n);
 	}
