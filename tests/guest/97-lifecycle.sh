@@ -27,10 +27,15 @@ while [ $i -lt "$cycles" ]; do
 	id=$(pp_stat "a$i" id)
 	# A reader and a control file hold the module while they exist.
 	pp-open --config "$id" --cpu 0 >/dev/null || break
-	pp-ctl create "h$i" sw=1 hold >/tmp/h &
+	: >/tmp/h
+	pp-ctl create "h$i" sw=1 hold >>/tmp/h &
 	h=$!
 	j=0
-	while ! grep -q '^hold: OK' /tmp/h && [ $j -lt 100 ]; do sleep 0.05; j=$((j + 1)); done
+	while ! grep -q '^hold: OK' /tmp/h && [ $j -lt 600 ]; do sleep 0.05; j=$((j + 1)); done
+	if ! grep -q '^hold: OK' /tmp/h; then
+		echo "# cycle $i: the holder never held its event"
+		break
+	fi
 	if [ $((i % 10)) = 1 ]; then
 		rmmod perf_persistent 2>/dev/null || refused=$((refused + 1))
 	fi
