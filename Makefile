@@ -17,8 +17,8 @@ PWD := $(CURDIR)
 KERNEL_SOURCES := $(wildcard module/*.c include/perf_persistent/*.h \
 	include/uapi/linux/*.h kunit/*.c)
 
-.PHONY: all module kdir w1 sparse checkpatch static kunit tests \
-	guest-files guest-test demo check dkms-check install clean help
+.PHONY: all module kdir w1 sparse checkpatch static kunit tests tools \
+	tools-check guest-files guest-test demo check dkms-check install clean help
 
 all: module
 
@@ -56,8 +56,16 @@ kunit:
 tests:
 	$(MAKE) -C tests
 
+# The perf persistent tool (make -C tools builds it alone).
+tools:
+	$(MAKE) -C tools
+
+# Its host unit tests, under valgrind.
+tools-check:
+	$(MAKE) -C tools check
+
 # Everything vm-run puts into the guest.
-guest-files: module tests
+guest-files: module tests tools
 
 # make guest-test [T="10-sysfs 20-perf"]
 guest-test:
@@ -72,13 +80,17 @@ check:
 dkms-check:
 	scripts/dkms-check
 
-install: module
+# The module (modules_install + depmod), the tool into perf's exec
+# directory and its man page.
+install: module tools
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
 	depmod -a $(KVER)
+	$(MAKE) -C tools install
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
 	$(MAKE) -C tests clean
+	$(MAKE) -C tools clean
 	rm -f .w1.log .sparse.log
 
 help:
@@ -87,4 +99,5 @@ help:
 	@echo "  make kunit                               KUnit suites via kunit.py"
 	@echo "  make guest-test [T=NAME...]              guest tests (all by default)"
 	@echo "  make dkms-check                          dkms add/build/install/remove"
-	@echo "  make install                             modules_install + depmod"
+	@echo "  make tools | tools-check                 the perf persistent tool, its unit tests"
+	@echo "  make install                             module (+ depmod), tool, man page"

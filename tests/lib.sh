@@ -48,6 +48,12 @@ check_grep() {
 	fi
 }
 
+# check_match DESCRIPTION PATTERN STRING: ok if a line of STRING matches.
+check_match() {
+	printf '%s\n' "$3" >/tmp/pp-match
+	check_grep "$1" "$2" /tmp/pp-match
+}
+
 # check_no_grep DESCRIPTION PATTERN FILE
 check_no_grep() {
 	if grep -qE -- "$2" "$3"; then
@@ -90,7 +96,7 @@ pp_stat() {
 	cat "$PP_SYS/instances/$1/$2" 2>/dev/null
 }
 
-# pp_inject_mce [CPU [STATUS]]: log one software-injected MCE on CPU
+# pp_inject_mce [CPU [STATUS [BANK]]]: log one software-injected MCE on CPU
 # (default 0) with STATUS; the mce:mce_record tracepoint fires from a
 # kworker on that CPU shortly after.
 pp_inject_mce() {
@@ -99,7 +105,7 @@ pp_inject_mce() {
 	echo sw >$_pp_d/flags
 	echo "${2:-0x9c00000000010151}" >$_pp_d/status
 	echo 0x1234000 >$_pp_d/addr
-	taskset -c "${1:-0}" sh -c "echo 1 > $_pp_d/bank"
+	taskset -c "${1:-0}" sh -c "echo ${3:-1} > $_pp_d/bank"
 }
 
 # pp_wait_stat NAME FIELD MIN: wait up to 10 s for a statistic to reach MIN.

@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The perf persistent tool, run as "perf persistent" (perf finds it in its
+# exec directory): every verb, the records decoded by the tool and by perf
+# itself from the exported perf.data, and each bad input's message and exit
+# status.
+. ./lib.sh
+
+PP=/usr/lib/perf-core/perf-persistent
+check "the tool is in perf's exec directory" test -x "$PP"
+check_match "--help lists the verbs" "script .*NAME" "$($PP --help 2>&1)"
+check_match "help VERB describes it" "usage: perf persistent record \[-o FILE\] NAME" \
+	"$(perf persistent help record)"
+
+pp_load
+pp_log_mark
+
+# ---- MCEs injected with nobody listening: list, info, stat, script -----
+pp_inject_mce 0 0xbe00000000800400 2
+pp_wait_stat mce_record written 1
+pp_inject_mce 1 0x9c00000000010151 3
+pp_wait_stat mce_record written 2
+check_eq "two MCEs recorded" 2 "$(pp_stat mce_record written)"
+
+perf persistent list >/tmp/list
+check_grep "list: a header" "^ *ID +NAME +SOURCE +STATE +BUFFER +RECORDS +OVERWRITTEN +DROPPED" /tmp/list
+check_grep "list: mce_record's line" "^ *1 +mce_record +mce:mce_record +detached +64K +2 +0 +0$" /tmp/list
+
+perf persistent info mce_record >/tmp/info
+check_grep "info: source" "^source: *mce:mce_record \\(type 2," /tmp/info
+check_grep "info: fields" "^sample fields: *identifier,ip,tid,time,cpu,period,raw" /tmp/info
+check_grep "info: totals" "^records: *2 written, 2 held, 0 overwritten, 0 dropped" /tmp/info
+check_grep "info: CPU 0 wrote one" "^ *0 +yes +1 +1 +0 +0 " /tmp/info
+check_grep "info: CPU 1 wrote one" "^ *1 +yes +1 +1 +0 +0 " /tmp/info
+
+perf persistent stat mce_record >/tmp/stat
+check_grep "stat: the count" "^ +2 +mce:mce_record$" /tmp/stat
+check_grep "stat: the records" "2 records written, 2 held, 0 overwritten, 0 dropped" /tmp/stat
+perf persistent stat -A mce_record >/tmp/stat
+check_eq "stat -A: one line per CPU" 2 "$(grep -c '^CPU[01] .* 1 .*mce:mce_record$' /tmp/stat)"
+
+perf persistent script mce_record >/tmp/script 2>&1
+sed 's/^/# /' /tmp/script
+check_eq "script: one line per MCE" 2 "$(grep -c 'mce:mce_record: CPU: ' /tmp/script)"
+check_match "script: the first MCE decoded (bank 2, its status)" \
+	"\[000\] .*mce:mce_record: CPU: 0, .*MC2: be00000000800400, .*ADDR/MISC/SYND: 0000000001234000/" \
+	"$(sed -n 1p /tmp/script)"
+check_match "script: the second MCE decoded (bank 3, its status)" \
+	"\[001\] .*mce:mce_record: CPU: 0, .*MC3: 9c00000000010151, " \
+	"$(sed -n 2p /tmp/script)"
+# The original time: the tool prints what the record holds (pp-mmap reads
+# the same record through the mapping).
+t0=$(pp-mmap 1 0 | sed -n 's/^record time=\([0-9]*\) .*/\1/p')
+want=$(printf '%d.%06d' $((t0 / 1000000000)) $((t0 % 1000000000 / 1000)))
+check_match "script: the first MCE's original time ($want)" " $want: mce:mce_record" \
+	"$(sed -n 1p /tmp/script)"
+check_match "script: comm and pid columns" "^ *[^ ]+ +[0-9]+ \[00[01]\] " "$(sed -n 1p /tmp/script)"
+perf persistent script --newest-first mce_record >/tmp/newest
+check_eq "script --newest-first: the reverse order" "$(sed -n 2p /tmp/script)" \
+	"$(sed -n 1p /tmp/newest)"
+
+perf persistent script --json mce_record >/tmp/json
+check "script --json: every line parses" pp-json </tmp/json
+check_eq "script --json: status and bank of each MCE" \
+	"13690942867214697472 2
+11240984669916823889 3" \
+	"$(pp-json fields.status fields.bank </tmp/json)"
+check_eq "script --json: event, cpu, time" "\"mce:mce_record\" 0 $t0" \
+	"$(pp-json event cpu time </tmp/json | sed -n 1p)"
+
+# ---- record -o, then perf's own decoder --------------------------------
+perf persistent record mce_record -o /tmp/f.data 2>/tmp/rec
+check_grep "record: says what it wrote" "Wrote 2 records of mce_record to /tmp/f.data" /tmp/rec
+perf script -i /tmp/f.data >/tmp/pscript 2>/tmp/pscript.err
+sed 's/^/# perf script: /' /tmp/pscript
+check_eq "perf script -i: both records" 2 "$(grep -c 'mce:mce_record: CPU: ' /tmp/pscript)"
+check_match "perf script -i: the first MCE (bank 2, status, original time)" \
+	"\[000\] +$want: +mce:mce_record: CPU: 0, .*MC2: be00000000800400" "$(sed -n 1p /tmp/pscript)"
+check_match "perf script -i: the second MCE (bank 3, status)" \
+	"\[001\] .*mce:mce_record: CPU: 0, .*MC3: 9c00000000010151" "$(sed -n 2p /tmp/pscript)"
+perf report -i /tmp/f.data --stdio --sort comm,pid 2>&1 >/tmp/report
+check_grep "perf report -i: two samples of mce:mce_record" \
+	"# Samples: 2 +of event 'mce:mce_record'" /tmp/report
+
+# ---- create, pause/resume, software events, breakpoints ---------------
+out=$(perf persistent create -n cs -m 8K --detached context-switches)
+check_match "create --detached: says so" "^created cs \(id [0-9]+\)$" "$out"
+check_match "list: the new event" "^ *[0-9]+ +cs +context-switches +detached +8K " \
+	"$(perf persistent list)"
+pp_wait_stat cs written 5
+perf persistent script cs >/tmp/cs
+check_match "script of a software event: period and name" \
+	" [0-9]+\.[0-9]{6}: +1 context-switches: +[0-9a-f]+$" "$(head -n 1 /tmp/cs)"
+check_match "pause" "^paused cs$" "$(perf persistent pause cs)"
+check_match "info: paused" "^state: *detached,paused$" "$(perf persistent info cs)"
+w=$(pp_stat cs written)
+sleep 0.5
+check_eq "paused: nothing written" "$w" "$(pp_stat cs written)"
+check "paused: drops counted" test "$(pp_stat cs dropped)" -gt 0
+perf persistent script cs >/dev/null
+check_match "script leaves a paused event paused" "paused" "$(pp_stat cs state)"
+check_match "resume" "^resumed cs$" "$(perf persistent resume cs)"
+pp_wait_stat cs written $((w + 1))
+check "resumed: recording again" test "$(pp_stat cs written)" -gt "$w"
+perf persistent script cs >/dev/null
+check_match "script resumes what it paused" "^detached$" "$(pp_stat cs state)"
+
+out=$(perf persistent create --detached -c 2000000 cpu-clock)
+check_match "create: default name from the event" "^created cpu_clock " "$out"
+check_match "create -c: the period" "^sample period: 2000000$" "$(perf persistent info cpu_clock)"
+addr=$(sed -n 's/^\([0-9a-f]*\) [DdBb] jiffies$/\1/p' /proc/kallsyms | head -n 1)
+out=$(perf persistent create -d -n jif "mem:0x$addr/8:w")
+check_match "create mem:ADDR/8:w" "^created jif " "$out"
+check_match "list: the breakpoint" " jif +mem:0x$addr/8:w " "$(perf persistent list)"
+pp_wait_stat jif written 1
+check_match "script of a breakpoint: the address written" " addr $addr$" \
+	"$(perf persistent script jif | sed -n 1p)"
+out=$(perf persistent create -d -n sw2 -s time,cpu,raw sched:sched_switch)
+check_match "create -s: chosen fields" "^sample fields: *time,cpu,raw$" "$(perf persistent info sw2)"
+pp_wait_stat sw2 written 1
+check_match "script: sched_switch decoded" "sched:sched_switch: prev_comm=.* prev_pid=[0-9]+ .*==> next_comm=" \
+	"$(perf persistent script sw2 | sed -n 1p)"
+check_match "destroy several" "destroyed sw2" "$(perf persistent destroy cpu_clock jif sw2)"
+check_eq "destroyed: gone from the list" "" "$(perf persistent list | grep -E ' (cpu_clock|jif|sw2) ')"
+
+# ---- holding in the foreground: create without -d, attach, detach -------
+: >/tmp/held
+$PP create -n held cpu-migrations >/tmp/held &
+h=$!
+i=0
+while ! grep -q '^created held' /tmp/held && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check_match "create without -d: holds the event" " held +cpu-migrations +attached " "$(perf persistent list)"
+check_match "destroy of a held event: refused" "held: attached to another process" \
+	"$(perf persistent destroy held 2>&1)"
+kill -INT $h
+wait $h
+check_grep "interrupted: the holder destroyed it" "^destroyed held$" /tmp/held
+check_eq "interrupted: the event is gone" "" "$(perf persistent list | grep ' held ')"
+
+: >/tmp/att
+$PP attach cs >/tmp/att &
+h=$!
+i=0
+while ! grep -q '^attached cs' /tmp/att && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check_match "attach: attached" " cs +context-switches +attached " "$(perf persistent list)"
+check_match "attach twice: refused" "cs: attached to another process already" \
+	"$(perf persistent attach cs 2>&1)"
+check_match "detach of a held event: the holder detaches it" "^detached cs$" \
+	"$(perf persistent detach cs)"
+wait $h
+check_eq "detach: the holder exited" 0 $?
+check_match "detach: the event lives on, detached" " cs +context-switches +detached " \
+	"$(perf persistent list)"
+check_match "detach of a detached event" "cs: already detached" "$(perf persistent detach cs 2>&1)"
+: >/tmp/att
+$PP attach cs >/tmp/att &
+h=$!
+i=0
+while ! grep -q '^attached cs' /tmp/att && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $h
+wait $h
+check_eq "attach, then SIGTERM: the event is destroyed" "" "$(perf persistent list | grep ' cs ')"
+
+# ---- bad input: one line on stderr, non-zero status ---------------------
+# expect STATUS PATTERN COMMAND...: COMMAND fails with STATUS and one line
+# on stderr matching PATTERN.
+expect() {
+	_st=$1 _pat=$2
+	shift 2
+	"$@" >/tmp/out 2>/tmp/err
+	_rc=$?
+	check_eq "$* -> status $_st" "$_st" "$_rc"
+	check_eq "$*: one line on stderr" 1 "$(wc -l </tmp/err)"
+	check_grep "$*: says why" "$_pat" /tmp/err
+}
+expect 1 "no persistent event 'nosuch' \\(see: perf persistent list\\)" perf persistent script nosuch
+expect 1 "no persistent event '4242'" perf persistent info 4242
+expect 1 "unknown tracepoint 'nosys:noevent'" perf persistent create -d nosys:noevent
+expect 1 "unknown event 'bogus-event'" perf persistent create -d bogus-event
+expect 1 "bad buffer size '3000': a power of two from 4K to 64M" \
+	perf persistent create -d -m 3000 cpu-clock
+expect 1 "bad buffer size '128M'" perf persistent create -d -m 128M cpu-clock
+expect 1 "bad event name 'Bad-Name'" perf persistent create -d -n Bad-Name cpu-clock
+expect 1 "an event named 'mce_record' exists already" perf persistent create -d mce:mce_record
+expect 1 "unknown sample field 'nope'" perf persistent create -d -s ip,nope cpu-clock
+expect 1 "bad breakpoint access" perf persistent create -d mem:0x1000:q
+expect 129 "perf persistent list: unknown option or missing argument: '--bogus' \\(see: perf persistent help list\\)" \
+	perf persistent list --bogus
+expect 129 "option '-o' needs an argument" $PP record mce_record -o
+expect 129 "unknown verb 'frobnicate'" perf persistent frobnicate
+expect 129 "missing the event name" perf persistent script
+expect 1 "cannot write '/nonexistent/f.data': No such file or directory" \
+	perf persistent record -o /nonexistent/f.data mce_record
+check_eq "nothing left behind by the bad input" "1" "$(perf persistent list | grep -c '^ *[0-9]')"
+check "mce_record still holds its records" test "$(pp_stat mce_record written)" -eq 2
+
+# An event destroyed while the tool reads it (destroyed right after the
+# tool paused it, by the preload shim).
+perf persistent create -d -n doomed context-switches >/dev/null
+expect 1 "doomed: the event was destroyed while being read" \
+	env LD_PRELOAD="$PWD/bin/preload-destroy.so" $PP script doomed
+check_eq "the doomed event is gone" "" "$(perf persistent list | grep ' doomed ')"
+
+expect 1 "Permission denied: persistent events need root" setpriv_nobody "$PP list"
+
+umount /sys/kernel/debug/tracing 2>/dev/null
+umount /sys/kernel/tracing
+expect 1 "tracefs is not mounted; mount it with: mount -t tracefs nodev /sys/kernel/tracing" \
+	$PP script mce_record
+mount -t tracefs tracefs /sys/kernel/tracing
+check "tracefs back: script works" $PP script mce_record
+
+pp_unload
+expect 1 "/dev/perf_persistent: No such file or directory: is the perf_persistent module loaded?" \
+	perf persistent list
+check "kernel log clean" pp_log_clean
+
+done_testing

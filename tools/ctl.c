@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: the control device /dev/perf_persistent.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "perf-persistent.h"
+
+int pp_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perf persistent: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+int ctl_open(void)
+{
+	int fd = open(PERF_PERSISTENT_DEVICE, O_RDWR | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOENT || errno == ENODEV || errno == ENXIO)
+		return pp_error("%s: %s: is the perf_persistent module loaded? (modprobe perf_persistent)",
+				PERF_PERSISTENT_DEVICE, strerror(errno));
+	if (errno == EACCES || errno == EPERM)
+		return pp_error("%s: %s: persistent events need root (CAP_PERFMON and access to the device)",
+				PERF_PERSISTENT_DEVICE, strerror(errno));
+	return pp_error("%s: %s", PERF_PERSISTENT_DEVICE, strerror(errno));
+}
+
+int ctl_ioctl(int fd, unsigned long cmd, unsigned long arg)
+{
+	return ioctl(fd, cmd, arg);
+}
+
+void ctl_desc_free(struct pp_event_desc *desc)
+{
+	free(desc->cpus);
+	desc->cpus = NULL;
+	desc->nr_cpus = 0;
+}
+
+int ctl_describe(int fd, unsigned int id, const char *name,
+		 struct pp_event_desc *desc)
+{
+	unsigned int cap = 64;
+
+	memset(desc, 0, sizeof(*desc));
+	for (;;) {
+		struct perf_persistent_info *info = &desc->info;
+
+		free(desc->cpus);
+		desc->cpus = calloc(cap, sizeof(*desc->cpus));
+		if (!desc->cpus)
+			return -1;
+		memset(info, 0, sizeof(*info));
+		info->size = sizeof(*info);
+		info->id = id;
+		if (!id && name)
+			snprintf(info->name, sizeof(info->name), "%s", name);
+		info->attr = (unsigned long)&desc->attr;
+		info->attr_size = sizeof(desc->attr);
+		info->cpu_stats = (unsigned long)desc->cpus;
+		info->nr_cpus = cap;
+		if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_INFO, (unsigned long)info)) {
+			int err = errno;
+
+			ctl_desc_free(desc);
+			errno = err;
+			return -1;
+		}
+		if (info->nr_cpus <= cap)
+			break;
+		cap = info->nr_cpus;
+	}
+	desc->nr_cpus = desc->info.nr_cpus;
+	return 0;
+}
+
+int ctl_lookup(int fd, const char *what, struct pp_event_desc *desc)
+{
+	unsigned int id = 0;
+	char *end;
+
+	if (strlen(what) >= PERF_PERSISTENT_NAME_MAX) {
+		errno = ENOENT;
+		return pp_error("no persistent event '%s' (see: perf persistent list)",
+				what);
+	}
+	/* A name starts with a letter; a number is an id. */
+	if (what[0] >= '0' && what[0] <= '9') {
+		unsigned long v = strtoul(what, &end, 10);
+
+		if (*end || !v || v > UINT_MAX) {
+			errno = ENOENT;
+			return pp_error("no persistent event '%s' (see: perf persistent list)",
+					what);
+		}
+		id = v;
+	}
+	if (!ctl_describe(fd, id, what, desc))
+		return 0;
+	if (errno == ENOENT || errno == EINVAL)
+		return pp_error("no persistent event '%s' (see: perf persistent list)",
+				what);
+	return pp_error("%s: %s", what, strerror(errno));
+}
+
+int ctl_list(int fd, unsigned int **ids)
+{
+	unsigned int cap = 0, n = 0, start = 0;
+	unsigned int *all = NULL;
+
+	for (;;) {
+		struct perf_persistent_list l = { .size = sizeof(l) };
+		unsigned int chunk[256];
+		unsigned int *grown;
+
+		l.nr = 256;
+		l.start = start;
+		l.ids = (unsigned long)chunk;
+		if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_LIST, (unsigned long)&l)) {
+			free(all);
+			return pp_error("listing events: %s", strerror(errno));
+		}
+		if (!l.nr)
+			break;
+		if (n + l.nr > cap) {
+			cap = (n + l.nr) * 2;
+			grown = realloc(all, cap * sizeof(*all));
+			if (!grown) {
+				free(all);
+				return pp_error("out of memory");
+			}
+			all = grown;
+		}
+		memcpy(all + n, chunk, l.nr * sizeof(*chunk));
+		n += l.nr;
+		start = chunk[l.nr - 1];
+	}
+	*ids = all;
+	return n;
+}

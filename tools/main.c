@@ -1,0 +1,803 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: "perf persistent VERB ...".
+ *
+ * Installed as perf-persistent in perf's exec directory, so that perf runs
+ * it for "perf persistent"; runs on its own as well.  Errors are one line
+ * on stderr; the exit status is 0 on success, 1 on failure and 129 for a
+ * bad command line, as perf's own commands do.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perf-persistent.h"
+#include "perf_persistent/version.h"
+
+#define DEFAULT_FIELDS	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |	\
+			 PERF_SAMPLE_TID | PERF_SAMPLE_TIME |		\
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+struct verb {
+	const char	*name;
+	int		(*fn)(int argc, char **argv);
+	const char	*usage;
+	const char	*help;
+};
+
+static const struct verb *current;
+
+static int usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "perf persistent%s%s: ", current ? " " : "",
+		current ? current->name : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (current)
+		fprintf(stderr, " (see: perf persistent help %s)", current->name);
+	fputc('\n', stderr);
+	return PP_EXIT_USAGE;
+}
+
+/*
+ * getopt_long over a verb's arguments; reports unknown options and missing
+ * arguments in one line.  Returns the option, -1 at the end, '?' on error.
+ */
+static int next_opt(int argc, char **argv, const char *shortopts,
+		    const struct option *longopts)
+{
+	int c;
+
+	opterr = 0;
+	c = getopt_long(argc, argv, shortopts, longopts, NULL);
+	if (c == '?') {
+		if (optopt)
+			usage_error("option '-%c' %s", optopt,
+				    strchr(shortopts, optopt) ?
+				    "needs an argument" : "is unknown");
+		else
+			usage_error("unknown option or missing argument: '%s'",
+				    argv[optind - 1]);
+	}
+	return c;
+}
+
+static int no_options(int argc, char **argv)
+{
+	static const struct option opts[] = { { NULL, 0, NULL, 0 } };
+
+	return next_opt(argc, argv, "", opts) == -1 ? 0 : PP_EXIT_USAGE;
+}
+
+static int want_args(int argc, char **argv, int min, int max)
+{
+	int n = argc - optind;
+
+	if (n < min)
+		return usage_error("missing %s", min == 1 && max == 1 ?
+				   "the event name" : "arguments");
+	if (max >= 0 && n > max)
+		return usage_error("unexpected argument '%s'",
+				   argv[optind + max]);
+	return 0;
+}
+
+static const char *state_str(unsigned int state)
+{
+	if (state & PERF_PERSISTENT_STATE_PAUSED)
+		return state & PERF_PERSISTENT_STATE_ATTACHED ?
+		       "attached,paused" : "detached,paused";
+	return state & PERF_PERSISTENT_STATE_ATTACHED ? "attached" : "detached";
+}
+
+struct totals {
+	unsigned long long written, overwritten, dropped, bytes, count;
+};
+
+static void sum(const struct pp_event_desc *desc, struct totals *t)
+{
+	unsigned int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < desc->nr_cpus; i++) {
+		t->written += desc->cpus[i].written;
+		t->overwritten += desc->cpus[i].overwritten;
+		t->dropped += desc->cpus[i].dropped;
+		t->bytes += desc->cpus[i].bytes;
+		t->count += desc->cpus[i].count;
+	}
+}
+
+/*
+ * A command holding an event in the foreground (create without --detached,
+ * attach) leaves its pid in RUN_DIR/NAME.pid, so that "perf persistent
+ * detach NAME" from another shell can ask it, with SIGUSR1, to detach the
+ * event and exit.
+ */
+#define RUN_DIR		"/run/perf-persistent"
+
+static void pidfile_path(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s.pid", RUN_DIR, name);
+}
+
+/*
+ * Hold event @id, attached to @fd, until SIGINT, SIGTERM or SIGHUP (the
+ * event is destroyed as @fd closes) or SIGUSR1 (the event is detached).
+ */
+static int hold(int fd, const char *name, unsigned int id)
+{
+	char path[PATH_MAX];
+	sigset_t set;
+	FILE *f;
+	int sig;
+
+	/*
+	 * An ignored signal never becomes pending, so sigwait() would not see
+	 * it: a shell starts background commands with SIGINT ignored.  SIGHUP
+	 * keeps its disposition: under nohup the event outlives the terminal.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGUSR1, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	pidfile_path(name, path, sizeof(path));
+	mkdir(RUN_DIR, 0700);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%d\n", (int)getpid());
+		fclose(f);
+	}
+	fflush(stdout);
+	sigwait(&set, &sig);
+	unlink(path);
+	if (sig == SIGUSR1) {
+		if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_DETACH, id)) {
+			pp_error("%s: detaching: %s", name, strerror(errno));
+			close(fd);
+			return 1;
+		}
+		printf("detached %s\n", name);
+	} else {
+		printf("destroyed %s\n", name);
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Detach @desc's event, which another process holds: ask it, if it is this
+ * command holding it in the foreground, and wait until it has.
+ */
+static int detach_held(int fd, const struct pp_event_desc *desc)
+{
+	const char *name = desc->info.name;
+	char path[PATH_MAX];
+	int pid = 0, i;
+	FILE *f;
+
+	pidfile_path(name, path, sizeof(path));
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%d", &pid) != 1)
+			pid = 0;
+		fclose(f);
+	}
+	if (pid <= 0 || kill(pid, SIGUSR1))
+		return pp_error("%s: attached to another process, which is not a perf persistent command: it ends with that process",
+				name);
+	for (i = 0; i < 200; i++) {
+		struct pp_event_desc now;
+
+		if (ctl_describe(fd, desc->info.id, NULL, &now))
+			return pp_error("%s: destroyed while being detached", name);
+		ctl_desc_free(&now);
+		if (!(now.info.state & PERF_PERSISTENT_STATE_ATTACHED))
+			return 0;
+		usleep(50000);
+	}
+	return pp_error("%s: its holder (pid %d) did not detach it", name, pid);
+}
+
+static bool name_ok(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (!len || len >= PERF_PERSISTENT_NAME_MAX ||
+	    !(name[0] >= 'a' && name[0] <= 'z'))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
+			return false;
+	return true;
+}
+
+static int cmd_create(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "name",	 required_argument, NULL, 'n' },
+		{ "buffer-size", required_argument, NULL, 'm' },
+		{ "fields",	 required_argument, NULL, 's' },
+		{ "count",	 required_argument, NULL, 'c' },
+		{ "detached",	 no_argument,	    NULL, 'd' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct perf_persistent_create cr = { .size = sizeof(cr) };
+	unsigned long long fields = 0, period = 0, size = 0;
+	const char *name = NULL;
+	struct perf_event_attr attr;
+	char defname[PERF_PERSISTENT_NAME_MAX], *end;
+	bool detached = false, have_period = false;
+	int c, fd;
+
+	while ((c = next_opt(argc, argv, "n:m:s:c:d", opts)) != -1) {
+		switch (c) {
+		case 'n':
+			name = optarg;
+			break;
+		case 'm':
+			if (parse_size(optarg, &size))
+				return 1;
+			break;
+		case 's':
+			if (parse_fields(optarg, &fields))
+				return 1;
+			break;
+		case 'c':
+			errno = 0;
+			period = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end || optarg[0] == '-')
+				return usage_error("bad period '%s'", optarg);
+			have_period = true;
+			break;
+		case 'd':
+			detached = true;
+			break;
+		default:
+			return PP_EXIT_USAGE;
+		}
+	}
+	if (want_args(argc, argv, 1, 1))
+		return PP_EXIT_USAGE;
+	if (name && !name_ok(name)) {
+		pp_error("bad event name '%s': 1 to 31 of a-z, 0-9 and _, starting with a letter",
+			 name);
+		return 1;
+	}
+	if (parse_event(argv[optind], &attr, defname))
+		return 1;
+	if (!name)
+		name = defname;
+
+	if (!fields) {
+		fields = DEFAULT_FIELDS;
+		if (attr.type == PERF_TYPE_TRACEPOINT)
+			fields |= PERF_SAMPLE_RAW;
+		if (attr.type == PERF_TYPE_BREAKPOINT)
+			fields |= PERF_SAMPLE_ADDR;
+	}
+	if (!have_period) {
+		period = 1;
+		/* perf's clocks count nanoseconds: sample every millisecond. */
+		if (attr.type == PERF_TYPE_SOFTWARE &&
+		    (attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		     attr.config == PERF_COUNT_SW_TASK_CLOCK))
+			period = 1000000;
+	}
+	attr.sample_period = period;
+	attr.sample_type = period ? fields : 0;
+	if (attr.type == PERF_TYPE_BREAKPOINT)
+		attr.exclude_hv = 1;
+
+	fd = ctl_open();
+	if (fd < 0)
+		return 1;
+	cr.flags = detached ? PERF_PERSISTENT_CREATE_DETACHED : 0;
+	cr.attr = (unsigned long)&attr;
+	cr.buffer_size = size;
+	snprintf(cr.name, sizeof(cr.name), "%s", name);
+	if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_CREATE, (unsigned long)&cr)) {
+		if (errno == EEXIST)
+			pp_error("an event named '%s' exists already (choose another with --name)",
+				 name);
+		else if (errno == EOPNOTSUPP)
+			pp_error("creating '%s': %s: the module cannot record these sample fields of %s",
+				 name, strerror(errno), argv[optind]);
+		else if (errno == EINVAL && !cr.name[0])
+			pp_error("bad event name '%s'", name);
+		else
+			pp_error("creating '%s' from %s: %s", name, argv[optind],
+				 strerror(errno));
+		close(fd);
+		return 1;
+	}
+	if (detached) {
+		printf("created %s (id %u)\n", name, cr.id);
+		close(fd);
+		return 0;
+	}
+	printf("created %s (id %u): recording until interrupted, then destroyed\n",
+	       name, cr.id);
+	return hold(fd, name, cr.id);
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	unsigned int *ids = NULL;
+	int fd, n, i;
+
+	if (no_options(argc, argv) || want_args(argc, argv, 0, 0))
+		return PP_EXIT_USAGE;
+	fd = ctl_open();
+	if (fd < 0)
+		return 1;
+	n = ctl_list(fd, &ids);
+	if (n < 0) {
+		close(fd);
+		return 1;
+	}
+	printf("%4s  %-20s %-26s %-16s %7s %10s %12s %10s\n", "ID", "NAME",
+	       "SOURCE", "STATE", "BUFFER", "RECORDS", "OVERWRITTEN", "DROPPED");
+	for (i = 0; i < n; i++) {
+		struct pp_event_desc desc;
+		char src[256], size[32];
+		struct totals t;
+
+		/* Destroyed since listed: not there any more. */
+		if (ctl_describe(fd, ids[i], NULL, &desc))
+			continue;
+		sum(&desc, &t);
+		format_source(&desc.attr, src, sizeof(src));
+		format_size(desc.info.buffer_size, size, sizeof(size));
+		printf("%4u  %-20s %-26s %-16s %7s %10llu %12llu %10llu\n",
+		       desc.info.id, desc.info.name, src,
+		       state_str(desc.info.state), size, t.written,
+		       t.overwritten, t.dropped);
+		ctl_desc_free(&desc);
+	}
+	free(ids);
+	close(fd);
+	return 0;
+}
+
+/* Open the control device and describe the event named by the one argument. */
+static int open_event(int argc, char **argv, struct pp_event_desc *desc)
+{
+	int fd;
+
+	if (want_args(argc, argv, 1, 1))
+		return -PP_EXIT_USAGE;
+	fd = ctl_open();
+	if (fd < 0)
+		return -1;
+	if (ctl_lookup(fd, argv[optind], desc)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	struct pp_event_desc desc;
+	char src[256], size[32], fields[128];
+	struct totals t;
+	unsigned int i;
+	int fd;
+
+	if (no_options(argc, argv))
+		return PP_EXIT_USAGE;
+	fd = open_event(argc, argv, &desc);
+	if (fd < 0)
+		return fd == -PP_EXIT_USAGE ? PP_EXIT_USAGE : 1;
+	sum(&desc, &t);
+	format_source(&desc.attr, src, sizeof(src));
+	format_size(desc.info.buffer_size, size, sizeof(size));
+	format_fields(desc.attr.sample_type, fields, sizeof(fields));
+	printf("name:          %s\n", desc.info.name);
+	printf("id:            %u\n", desc.info.id);
+	printf("source:        %s (type %u, config 0x%llx)\n", src,
+	       desc.attr.type, (unsigned long long)desc.attr.config);
+	printf("state:         %s\n", state_str(desc.info.state));
+	if (desc.attr.sample_period)
+		printf("sample period: %llu\n",
+		       (unsigned long long)desc.attr.sample_period);
+	else
+		printf("sample period: none (counting)\n");
+	printf("sample fields: %s\n", fields[0] ? fields : "none");
+	printf("buffer:        %s per CPU, %u CPUs\n", size, desc.nr_cpus);
+	printf("records:       %llu written, %llu held, %llu overwritten, %llu dropped, %llu bytes\n",
+	       t.written, t.written - t.overwritten, t.overwritten, t.dropped,
+	       t.bytes);
+	printf("count:         %llu\n", t.count);
+	printf("%5s %7s %10s %10s %12s %10s %12s %12s %12s %12s\n", "CPU",
+	       "ONLINE", "WRITTEN", "HELD", "OVERWRITTEN", "DROPPED", "BYTES",
+	       "COUNT", "HEAD", "TAIL");
+	for (i = 0; i < desc.nr_cpus; i++) {
+		const struct perf_persistent_cpu_stats *cs = &desc.cpus[i];
+
+		printf("%5u %7s %10llu %10llu %12llu %10llu %12llu %12llu %12llu %12llu\n",
+		       cs->cpu, cs->online ? "yes" : "no",
+		       (unsigned long long)cs->written,
+		       (unsigned long long)(cs->written - cs->overwritten),
+		       (unsigned long long)cs->overwritten,
+		       (unsigned long long)cs->dropped,
+		       (unsigned long long)cs->bytes,
+		       (unsigned long long)cs->count,
+		       (unsigned long long)cs->head,
+		       (unsigned long long)cs->tail);
+	}
+	ctl_desc_free(&desc);
+	close(fd);
+	return 0;
+}
+
+/* pause, resume, detach, destroy: one ioctl per named event. */
+static int id_verb(int argc, char **argv, unsigned long cmd, const char *done)
+{
+	int fd, i, ret = 0;
+
+	if (no_options(argc, argv))
+		return PP_EXIT_USAGE;
+	if (want_args(argc, argv, 1, -1))
+		return PP_EXIT_USAGE;
+	fd = ctl_open();
+	if (fd < 0)
+		return 1;
+	for (i = optind; i < argc; i++) {
+		struct pp_event_desc desc;
+
+		if (ctl_lookup(fd, argv[i], &desc)) {
+			ret = 1;
+			continue;
+		}
+		if (ctl_ioctl(fd, cmd, desc.info.id)) {
+			if (errno == EBUSY && cmd == PERF_PERSISTENT_IOC_DETACH) {
+				if (detach_held(fd, &desc))
+					ret = 1;
+				else
+					printf("%s %s\n", done, desc.info.name);
+			} else if (errno == EBUSY)
+				pp_error("%s: attached to another process (it ends with that process)",
+					 argv[i]);
+			else if (errno == EALREADY)
+				pp_error("%s: already detached", argv[i]);
+			else if (errno == ENOENT)
+				pp_error("no persistent event '%s' (see: perf persistent list)",
+					 argv[i]);
+			else
+				pp_error("%s: %s", argv[i], strerror(errno));
+			ret = 1;
+		} else {
+			printf("%s %s\n", done, desc.info.name);
+		}
+		ctl_desc_free(&desc);
+	}
+	close(fd);
+	return ret;
+}
+
+static int cmd_pause(int argc, char **argv)
+{
+	return id_verb(argc, argv, PERF_PERSISTENT_IOC_PAUSE, "paused");
+}
+
+static int cmd_resume(int argc, char **argv)
+{
+	return id_verb(argc, argv, PERF_PERSISTENT_IOC_RESUME, "resumed");
+}
+
+static int cmd_detach(int argc, char **argv)
+{
+	return id_verb(argc, argv, PERF_PERSISTENT_IOC_DETACH, "detached");
+}
+
+static int cmd_destroy(int argc, char **argv)
+{
+	return id_verb(argc, argv, PERF_PERSISTENT_IOC_DESTROY, "destroyed");
+}
+
+static int cmd_attach(int argc, char **argv)
+{
+	struct pp_event_desc desc;
+	int fd;
+
+	if (no_options(argc, argv))
+		return PP_EXIT_USAGE;
+	fd = open_event(argc, argv, &desc);
+	if (fd < 0)
+		return fd == -PP_EXIT_USAGE ? PP_EXIT_USAGE : 1;
+	if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_ATTACH, desc.info.id)) {
+		if (errno == EBUSY)
+			pp_error("%s: attached to another process already",
+				 desc.info.name);
+		else
+			pp_error("%s: %s", desc.info.name, strerror(errno));
+		ctl_desc_free(&desc);
+		close(fd);
+		return 1;
+	}
+	printf("attached %s (id %u): destroyed when this command ends\n",
+	       desc.info.name, desc.info.id);
+	ctl_desc_free(&desc);
+	return hold(fd, desc.info.name, desc.info.id);
+}
+
+static int cmd_stat(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "per-cpu", no_argument, NULL, 'A' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pp_event_desc desc;
+	bool per_cpu = false;
+	char src[256];
+	struct totals t;
+	unsigned int i;
+	int c, fd;
+
+	while ((c = next_opt(argc, argv, "A", opts)) != -1) {
+		if (c != 'A')
+			return PP_EXIT_USAGE;
+		per_cpu = true;
+	}
+	fd = open_event(argc, argv, &desc);
+	if (fd < 0)
+		return fd == -PP_EXIT_USAGE ? PP_EXIT_USAGE : 1;
+	sum(&desc, &t);
+	format_source(&desc.attr, src, sizeof(src));
+	printf("\n Performance counter stats for persistent event '%s' (id %u):\n\n",
+	       desc.info.name, desc.info.id);
+	if (per_cpu)
+		for (i = 0; i < desc.nr_cpus; i++)
+			printf("CPU%-4u %18llu      %s\n", desc.cpus[i].cpu,
+			       (unsigned long long)desc.cpus[i].count, src);
+	else
+		printf("%26llu      %s\n", t.count, src);
+	printf("\n %llu records written, %llu held, %llu overwritten, %llu dropped\n\n",
+	       t.written, t.written - t.overwritten, t.overwritten, t.dropped);
+	ctl_desc_free(&desc);
+	close(fd);
+	return 0;
+}
+
+/* Describe, snapshot and get a printer with comms: script and record. */
+static int read_event(int argc, char **argv, struct pp_event_desc *desc,
+		      struct pp_snapshot *snap, struct pp_printer **p)
+{
+	int fd = open_event(argc, argv, desc);
+
+	if (fd < 0)
+		return fd == -PP_EXIT_USAGE ? PP_EXIT_USAGE : 1;
+	*p = printer_new(&desc->attr);
+	if (!*p)
+		goto err;
+	if (snapshot_take(fd, desc, snap))
+		goto err;
+	printer_learn_comms(*p, snap);
+	close(fd);
+	return 0;
+err:
+	printer_free(*p);
+	ctl_desc_free(desc);
+	close(fd);
+	return 1;
+}
+
+static int cmd_script(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "newest-first", no_argument, NULL, 'N' },
+		{ "json",	  no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool newest = false, json = false;
+	struct pp_event_desc desc;
+	struct pp_snapshot snap;
+	struct pp_printer *p = NULL;
+	size_t i;
+	int c, ret;
+
+	while ((c = next_opt(argc, argv, "", opts)) != -1) {
+		if (c == 'N')
+			newest = true;
+		else if (c == 'j')
+			json = true;
+		else
+			return PP_EXIT_USAGE;
+	}
+	ret = read_event(argc, argv, &desc, &snap, &p);
+	if (ret)
+		return ret;
+	/* A reader that stops early (| head) ends the output, not an error. */
+	signal(SIGPIPE, SIG_IGN);
+	for (i = 0; i < snap.nr && !ferror(stdout); i++) {
+		const struct pp_record *r =
+			&snap.recs[newest ? snap.nr - 1 - i : i];
+
+		if (json)
+			print_record_json(p, stdout, &r->d);
+		else
+			print_record(p, stdout, &r->d);
+	}
+	if ((fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
+		pp_error("writing the records: %s", strerror(errno));
+		ret = 1;
+	}
+	snapshot_free(&snap);
+	printer_free(p);
+	ctl_desc_free(&desc);
+	return ret;
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *path = "perf.data";
+	struct pp_event_desc desc;
+	struct pp_snapshot snap;
+	struct pp_printer *p = NULL;
+	int c, ret;
+
+	while ((c = next_opt(argc, argv, "o:", opts)) != -1) {
+		if (c != 'o')
+			return PP_EXIT_USAGE;
+		path = optarg;
+	}
+	ret = read_event(argc, argv, &desc, &snap, &p);
+	if (ret)
+		return ret;
+	ret = perfdata_write(path, &desc.attr, desc.info.id, &snap, p) ? 1 : 0;
+	if (!ret)
+		fprintf(stderr, "[ perf persistent record: Wrote %zu records of %s to %s ]\n",
+			snap.nr, desc.info.name, path);
+	snapshot_free(&snap);
+	printer_free(p);
+	ctl_desc_free(&desc);
+	return ret;
+}
+
+static int cmd_help(int argc, char **argv);
+
+static const struct verb verbs[] = {
+	{ "create", cmd_create,
+	  "[-n NAME] [-m SIZE] [-s FIELDS] [-c PERIOD] [-d] EVENT",
+	  "create a persistent event recording EVENT on every CPU\n"
+	  "    EVENT           system:name (tracepoint), a software or hardware event\n"
+	  "                    (cpu-clock, context-switches, cycles, ...),\n"
+	  "                    mem:ADDR[/LEN][:rwx] (breakpoint) or rNNN (raw)\n"
+	  "    -n, --name NAME         the event's name (default: from EVENT)\n"
+	  "    -m, --buffer-size SIZE  per-CPU buffer: 4K to 64M, a power of two\n"
+	  "                            (default: the module's buffer_kb)\n"
+	  "    -s, --fields FIELDS     sample fields: identifier,ip,tid,time,addr,\n"
+	  "                            id,cpu,period,raw (default: identifier,ip,\n"
+	  "                            tid,time,cpu,period and raw for a tracepoint)\n"
+	  "    -c, --count PERIOD      record every PERIOD events; 0 counts only\n"
+	  "                            (default: 1; 1 ms for cpu-clock, task-clock)\n"
+	  "    -d, --detached          outlive this command; without it the command\n"
+	  "                            holds the event until interrupted" },
+	{ "list", cmd_list, "",
+	  "one line per persistent event: id, name, source, state, per-CPU\n"
+	  "    buffer size, records written, overwritten and dropped" },
+	{ "info", cmd_info, "NAME",
+	  "everything about one event, per CPU" },
+	{ "pause", cmd_pause, "NAME...",
+	  "stop storing records (new ones are dropped and counted); keep the\n"
+	  "    buffers" },
+	{ "resume", cmd_resume, "NAME...", "store records again" },
+	{ "detach", cmd_detach, "NAME...",
+	  "let an event held by a perf persistent command (create without -d,\n"
+	  "    attach) outlive it: the holder detaches it and exits" },
+	{ "attach", cmd_attach, "NAME",
+	  "attach the event to this command, which holds it until interrupted\n"
+	  "    (then destroys it) or detached (perf persistent detach NAME)" },
+	{ "destroy", cmd_destroy, "NAME...", "destroy events" },
+	{ "stat", cmd_stat, "[-A] NAME",
+	  "the source's count, and the records\n"
+	  "    -A, --per-cpu   one line per CPU" },
+	{ "script", cmd_script, "[--newest-first] [--json] NAME",
+	  "print the records held, decoded, oldest first\n"
+	  "    --newest-first  newest first\n"
+	  "    --json          one JSON object per line" },
+	{ "record", cmd_record, "[-o FILE] NAME",
+	  "write the records held to a perf.data file for perf script/report\n"
+	  "    -o, --output FILE   (default: perf.data)" },
+	{ "help", cmd_help, "[VERB]", "this help, or one verb's" },
+};
+
+#define NR_VERBS	(sizeof(verbs) / sizeof(verbs[0]))
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: perf persistent [--version] [--help] VERB [ARGS]\n\n");
+	for (i = 0; i < NR_VERBS; i++)
+		fprintf(out, "  %-8s %s\n", verbs[i].name, verbs[i].usage);
+	fprintf(out, "\nNAME is an event's name or id.  'perf persistent help VERB' describes\n"
+		     "a verb; 'man perf-persistent' has the manual.\n");
+}
+
+static const struct verb *find_verb(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_VERBS; i++)
+		if (!strcmp(verbs[i].name, name))
+			return &verbs[i];
+	return NULL;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct verb *v;
+
+	if (no_options(argc, argv) || want_args(argc, argv, 0, 1))
+		return PP_EXIT_USAGE;
+	if (optind == argc) {
+		usage(stdout);
+		return 0;
+	}
+	v = find_verb(argv[optind]);
+	if (!v)
+		return usage_error("unknown verb '%s'", argv[optind]);
+	printf("usage: perf persistent %s %s\n\n    %s\n", v->name, v->usage,
+	       v->help);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct verb *v;
+
+	if (argc < 2) {
+		usage(stderr);
+		return PP_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("perf-persistent %s\n", PP_VERSION);
+		return 0;
+	}
+	if (argv[1][0] == '-')
+		return usage_error("unknown option '%s' (see: perf persistent --help)",
+				   argv[1]);
+	v = find_verb(argv[1]);
+	if (!v) {
+		pp_error("unknown verb '%s' (see: perf persistent help)", argv[1]);
+		return PP_EXIT_USAGE;
+	}
+	current = v;
+	/* Each verb parses its own arguments, argv[0] being the verb. */
+	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+		printf("usage: perf persistent %s %s\n\n    %s\n", v->name,
+		       v->usage, v->help);
+		return 0;
+	}
+	optind = 1;
+	return v->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: decoding records.
+ *
+ * A tracepoint's RAW payload is decoded with libtraceevent from the
+ * tracepoint's format in tracefs, as perf script, trace-cmd and rasdaemon
+ * do: the fields as the tracepoint's print format shows them, or one by
+ * one for JSON.  Other sources print their period, IP and address.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "perf-persistent.h"
+
+struct comm {
+	int	pid;
+	char	*comm;
+};
+
+struct pp_printer {
+	struct perf_event_attr	attr;
+	struct tep_handle	*tep;
+	struct tep_event	*event;
+	char			name[256];
+	struct comm		*comms;
+	size_t			nr_comms;
+};
+
+struct pp_printer *printer_new(const struct perf_event_attr *attr)
+{
+	struct pp_printer *p = calloc(1, sizeof(*p));
+	char rel[300], *fmt;
+	size_t len;
+
+	if (!p) {
+		pp_error("out of memory");
+		return NULL;
+	}
+	p->attr = *attr;
+	format_source(attr, p->name, sizeof(p->name));
+	if (attr->type != PERF_TYPE_TRACEPOINT)
+		return p;
+
+	if (!tracefs_dir())
+		goto err;
+	if (!strchr(p->name, ':') || !strncmp(p->name, "tracepoint:", 11)) {
+		pp_error("tracepoint id %llu is not in tracefs: cannot decode it",
+			 (unsigned long long)attr->config);
+		goto err;
+	}
+	snprintf(rel, sizeof(rel), "%s/format", p->name);
+	*strchr(rel, ':') = '/';
+	fmt = tracefs_read(rel, &len);
+	if (!fmt) {
+		pp_error("cannot read the format of %s from tracefs: %s", p->name,
+			 strerror(errno));
+		goto err;
+	}
+	p->tep = tep_alloc();
+	if (!p->tep) {
+		free(fmt);
+		pp_error("out of memory");
+		goto err;
+	}
+	tep_set_long_size(p->tep, sizeof(long));
+	tep_set_page_size(p->tep, getpagesize());
+	*strchr(rel, '/') = '\0';
+	if (tep_parse_event(p->tep, fmt, len, rel)) {
+		free(fmt);
+		pp_error("libtraceevent cannot parse the format of %s", p->name);
+		goto err;
+	}
+	free(fmt);
+	p->event = tep_find_event(p->tep, attr->config);
+	if (!p->event) {
+		pp_error("%s: its format has another id than %llu", p->name,
+			 (unsigned long long)attr->config);
+		goto err;
+	}
+	return p;
+err:
+	printer_free(p);
+	return NULL;
+}
+
+void printer_free(struct pp_printer *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	if (p->tep)
+		tep_free(p->tep);
+	for (i = 0; i < p->nr_comms; i++)
+		free(p->comms[i].comm);
+	free(p->comms);
+	free(p);
+}
+
+const char *printer_event_name(struct pp_printer *p)
+{
+	return p->name;
+}
+
+static struct comm *find_comm(struct pp_printer *p, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_comms; i++)
+		if (p->comms[i].pid == pid)
+			return &p->comms[i];
+	return NULL;
+}
+
+void printer_add_comm(struct pp_printer *p, int pid, const char *comm)
+{
+	struct comm *c = find_comm(p, pid), *grown;
+
+	if (c)
+		return;
+	grown = realloc(p->comms, (p->nr_comms + 1) * sizeof(*grown));
+	if (!grown)
+		return;
+	p->comms = grown;
+	c = &p->comms[p->nr_comms];
+	c->pid = pid;
+	c->comm = strdup(comm);
+	if (!c->comm)
+		return;
+	p->nr_comms++;
+	if (p->tep)
+		tep_register_comm(p->tep, comm, pid);
+}
+
+const char *printer_comm(struct pp_printer *p, int pid)
+{
+	struct comm *c = find_comm(p, pid);
+
+	return c ? c->comm : NULL;
+}
+
+/* The comm of @pid from /proc, then from tracefs' saved_cmdlines. */
+static bool lookup_comm(int pid, char *buf, size_t len)
+{
+	const char *dir;
+	char path[PATH_MAX], line[128];
+	bool found = false;
+	FILE *f;
+
+	if (!pid) {
+		snprintf(buf, len, "swapper");
+		return true;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "r");
+	if (f) {
+		found = fgets(buf, len, f);
+		fclose(f);
+		if (found) {
+			buf[strcspn(buf, "\n")] = '\0';
+			return true;
+		}
+	}
+	dir = tracefs_dir();
+	if (!dir)
+		return false;
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", dir);
+	f = fopen(path, "r");
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char comm[64];
+		int p;
+
+		if (sscanf(line, "%d %63[^\n]", &p, comm) == 2 && p == pid) {
+			snprintf(buf, len, "%s", comm);
+			found = true;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+void printer_learn_comms(struct pp_printer *p, const struct pp_snapshot *snap)
+{
+	size_t i;
+
+	if (!(snap->sample_type & PERF_SAMPLE_TID))
+		return;
+	for (i = 0; i < snap->nr; i++) {
+		int pid = snap->recs[i].d.tid;
+		char comm[64];
+
+		if (!find_comm(p, pid) && lookup_comm(pid, comm, sizeof(comm)))
+			printer_add_comm(p, pid, comm);
+	}
+}
+
+/* The comm column: known comm, else ":pid" as perf script shows it. */
+static const char *comm_of(struct pp_printer *p, int pid, char *buf,
+			   size_t len)
+{
+	const char *comm = printer_comm(p, pid);
+
+	if (comm)
+		return comm;
+	snprintf(buf, len, ":%d", pid);
+	return buf;
+}
+
+static void tep_record_of(const struct pp_decoded *d, struct tep_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->ts = d->time;
+	rec->cpu = d->cpu;
+	rec->data = (void *)d->raw;
+	rec->size = d->raw_size;
+}
+
+void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d)
+{
+	char pidbuf[32];
+
+	fprintf(out, "%16s %6u [%03u] %5llu.%06llu: ",
+		comm_of(p, d->tid, pidbuf, sizeof(pidbuf)), d->tid, d->cpu,
+		(unsigned long long)(d->time / 1000000000ULL),
+		(unsigned long long)(d->time % 1000000000ULL / 1000));
+	if (p->event && d->raw) {
+		struct tep_record rec;
+		struct trace_seq s;
+
+		tep_record_of(d, &rec);
+		trace_seq_init(&s);
+		tep_print_event(p->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&s);
+		fprintf(out, "%s: %s\n", p->name, s.buffer);
+		trace_seq_destroy(&s);
+		return;
+	}
+	fprintf(out, "%10llu %s: %16llx", (unsigned long long)d->period,
+		p->name, (unsigned long long)d->ip);
+	if (p->attr.sample_type & PERF_SAMPLE_ADDR)
+		fprintf(out, " addr %llx", (unsigned long long)d->addr);
+	fputc('\n', out);
+}
+
+static void json_string(FILE *out, const char *s, size_t max)
+{
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; i < max && s[i]; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void json_field(struct pp_printer *p, FILE *out,
+		       struct tep_format_field *f, const unsigned char *data,
+		       unsigned int size)
+{
+	unsigned int off = f->offset, len = f->size, i, esize;
+
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned int loc;
+
+		if (off + 4 > size) {
+			fputs("null", out);
+			return;
+		}
+		loc = tep_read_number(p->tep, data + off, 4);
+		len = loc >> 16;
+		off = loc & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+	}
+	if (off > size || len > size - off) {
+		fputs("null", out);
+		return;
+	}
+	if (f->flags & TEP_FIELD_IS_STRING) {
+		json_string(out, (const char *)data + off, len);
+		return;
+	}
+	if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) {
+		esize = f->elementsize ? f->elementsize : 1;
+		if (esize != 1 && esize != 2 && esize != 4 && esize != 8)
+			esize = 1;
+		fputc('[', out);
+		for (i = 0; i + esize <= len; i += esize)
+			fprintf(out, "%s%llu", i ? "," : "",
+				tep_read_number(p->tep, data + off + i, esize));
+		fputc(']', out);
+		return;
+	}
+	if (len != 1 && len != 2 && len != 4 && len != 8) {
+		fputs("null", out);
+		return;
+	}
+	if (f->flags & TEP_FIELD_IS_SIGNED) {
+		long long v = tep_read_number(p->tep, data + off, len);
+
+		if (len < 8 && (v & (1LL << (len * 8 - 1))))
+			v |= ~((1LL << (len * 8)) - 1);
+		fprintf(out, "%lld", v);
+	} else {
+		fprintf(out, "%llu", tep_read_number(p->tep, data + off, len));
+	}
+}
+
+void print_record_json(struct pp_printer *p, FILE *out,
+		       const struct pp_decoded *d)
+{
+	unsigned long long st = p->attr.sample_type;
+	const char *comm = printer_comm(p, d->tid);
+
+	fprintf(out, "{\"event\":");
+	json_string(out, p->name, sizeof(p->name));
+	if (st & PERF_SAMPLE_TIME)
+		fprintf(out, ",\"time\":%llu,\"timestamp\":\"%llu.%06llu\"",
+			(unsigned long long)d->time,
+			(unsigned long long)(d->time / 1000000000ULL),
+			(unsigned long long)(d->time % 1000000000ULL / 1000));
+	if (st & PERF_SAMPLE_CPU)
+		fprintf(out, ",\"cpu\":%u", d->cpu);
+	if (st & PERF_SAMPLE_TID) {
+		fprintf(out, ",\"pid\":%u,\"tid\":%u,\"comm\":", d->pid, d->tid);
+		if (comm)
+			json_string(out, comm, 64);
+		else
+			fputs("null", out);
+	}
+	if (st & PERF_SAMPLE_IP)
+		fprintf(out, ",\"ip\":\"0x%llx\"", (unsigned long long)d->ip);
+	if (st & PERF_SAMPLE_ADDR)
+		fprintf(out, ",\"addr\":\"0x%llx\"", (unsigned long long)d->addr);
+	if (st & PERF_SAMPLE_PERIOD)
+		fprintf(out, ",\"period\":%llu", (unsigned long long)d->period);
+	if (p->event && d->raw) {
+		struct tep_format_field *f;
+		struct tep_record rec;
+		struct trace_seq s;
+
+		fputs(",\"fields\":{", out);
+		for (f = p->event->format.fields; f; f = f->next) {
+			json_string(out, f->name, 256);
+			fputc(':', out);
+			json_field(p, out, f, d->raw, d->raw_size);
+			if (f->next)
+				fputc(',', out);
+		}
+		fputc('}', out);
+		tep_record_of(d, &rec);
+		trace_seq_init(&s);
+		tep_print_event(p->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&s);
+		fputs(",\"text\":", out);
+		json_string(out, s.buffer, s.len);
+		trace_seq_destroy(&s);
+	}
+	fputs("}\n", out);
+}

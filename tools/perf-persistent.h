@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf-persistent: the "perf persistent" command-line tool.
+ *
+ * Parts: main.c (verbs), ctl.c (the control device), evspec.c (event names,
+ * sizes, sample fields), snapshot.c (reading the buffers through mmap),
+ * output.c (decoding with libtraceevent, perf-script-like and JSON lines),
+ * perfdata.c (perf.data export).
+ */
+#ifndef PERF_PERSISTENT_TOOL_H
+#define PERF_PERSISTENT_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <linux/perf_event.h>
+#include <linux/perf_persistent.h>
+
+#include "perf_persistent/decode.h"
+
+/* Exit status of a bad command line, as perf's own commands use. */
+#define PP_EXIT_USAGE	129
+
+/* "perf persistent: <message>" on stderr; returns -1 for chaining. */
+int pp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- ctl.c: the control device -------------------------------------- */
+
+/* Open /dev/perf_persistent; -1 with the reason on stderr. */
+int ctl_open(void);
+/* An ioctl; -1 with errno set. */
+int ctl_ioctl(int fd, unsigned long cmd, unsigned long arg);
+
+/**
+ * struct pp_event_desc - what INFO says about one event
+ * @info: the INFO reply (name, id, state, buffer size)
+ * @attr: the source attr
+ * @cpus: one entry per CPU with a buffer
+ * @nr_cpus: entries in @cpus
+ */
+struct pp_event_desc {
+	struct perf_persistent_info info;
+	struct perf_event_attr attr;
+	struct perf_persistent_cpu_stats *cpus;
+	unsigned int nr_cpus;
+};
+
+/*
+ * Describe event @id, or the event named @name when @id is 0.  0, or -1
+ * with errno (ENOENT: no such event).
+ */
+int ctl_describe(int fd, unsigned int id, const char *name,
+		 struct pp_event_desc *desc);
+void ctl_desc_free(struct pp_event_desc *desc);
+/*
+ * Describe the event named (or numbered) @what; -1 with a message on
+ * stderr if there is none.
+ */
+int ctl_lookup(int fd, const char *what, struct pp_event_desc *desc);
+/* Ids of every event, ascending, in a malloc()ed array; -1 on error. */
+int ctl_list(int fd, unsigned int **ids);
+
+/* ---- evspec.c: event names, sizes, fields --------------------------- */
+
+/* Where tracefs is mounted, or NULL with a message on stderr. */
+const char *tracefs_dir(void);
+/* Override the tracefs lookup (tests; NULL: look it up). */
+void tracefs_set_dir(const char *dir);
+/*
+ * The contents of tracefs file events/@rel (malloc()ed, NUL-terminated,
+ * *@len bytes), or NULL.
+ */
+char *tracefs_read(const char *rel, size_t *len);
+/* "sys:name" of the tracepoint whose id is @id into @buf; false if none. */
+bool tracepoint_name(unsigned long long id, char *buf, size_t len);
+
+/**
+ * parse_event - fill @attr from an event spelled as perf spells it
+ * @spec: "sys:name", a software or hardware event name, "mem:ADDR[/LEN][:rwx]",
+ *	or "rNNN"
+ * @attr: out: type, config, breakpoint fields
+ * @name: out: a default persistent event name, at least NAME_MAX bytes
+ *
+ * Return: 0, or -1 with a message on stderr.
+ */
+int parse_event(const char *spec, struct perf_event_attr *attr, char *name);
+/* Bytes from "64K", "1M", "4096", ...: 0 or -1 with a message. */
+int parse_size(const char *s, unsigned long long *bytes);
+/* PERF_SAMPLE_* bits from "ip,tid,time,...": 0 or -1 with a message. */
+int parse_fields(const char *s, unsigned long long *sample_type);
+/* "ip,tid,..." of @sample_type into @buf. */
+void format_fields(unsigned long long sample_type, char *buf, size_t len);
+/* The source event as perf spells it ("mce:mce_record", "cpu-clock"). */
+void format_source(const struct perf_event_attr *attr, char *buf, size_t len);
+/* "64K", "1M" for a size in bytes. */
+void format_size(unsigned long long bytes, char *buf, size_t len);
+
+/* ---- snapshot.c: the buffers through the read-only mmap -------------- */
+
+/**
+ * struct pp_record - one record copied out of a buffer
+ * @data: the record (perf_event_header first)
+ * @d: its fields
+ * @seq: order within its CPU's buffer, oldest first
+ */
+struct pp_record {
+	void			*data;
+	struct pp_decoded	d;
+	unsigned long long	seq;
+};
+
+/**
+ * struct pp_snapshot - the records of every CPU of one event
+ * @recs: records, oldest first (by time, then CPU order)
+ * @nr: number of records
+ * @sample_type: the fields each record holds
+ * @images: the buffer images @recs point into
+ * @nr_images: number of @images
+ */
+struct pp_snapshot {
+	struct pp_record	*recs;
+	size_t			nr;
+	unsigned long long	sample_type;
+	void			**images;
+	size_t			nr_images;
+};
+
+/*
+ * Copy out what @desc's buffers hold, pausing the event around the copy
+ * unless it is paused already.  0, or -1 with a message on stderr.
+ */
+int snapshot_take(int fd, const struct pp_event_desc *desc,
+		  struct pp_snapshot *snap);
+/*
+ * Add the records of one buffer image (the bytes between head and tail,
+ * @len long, the newest record first; malloc()ed, @snap frees it) to @snap.
+ * 0, or -1 if a record is malformed.
+ */
+int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len);
+/* Order @snap by time, oldest first (ties: as held). */
+void snapshot_sort(struct pp_snapshot *snap);
+void snapshot_free(struct pp_snapshot *snap);
+
+/* ---- output.c: decoding ---------------------------------------------- */
+
+struct pp_printer;
+
+/*
+ * A printer for records of the source @attr: for a tracepoint, its format
+ * parsed with libtraceevent from tracefs.  NULL with a message on failure.
+ */
+struct pp_printer *printer_new(const struct perf_event_attr *attr);
+void printer_free(struct pp_printer *p);
+/* Tell the printer that @pid is called @comm. */
+void printer_add_comm(struct pp_printer *p, int pid, const char *comm);
+/* The comm of @pid: registered, else /proc, else NULL. */
+const char *printer_comm(struct pp_printer *p, int pid);
+/* One line like perf script prints it. */
+void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d);
+/* One JSON object on one line. */
+void print_record_json(struct pp_printer *p, FILE *out,
+		       const struct pp_decoded *d);
+/* Register the comms /proc and tracefs know for the pids in @snap. */
+void printer_learn_comms(struct pp_printer *p, const struct pp_snapshot *snap);
+/* The event's name as perf script shows it: "mce:mce_record", "cpu-clock". */
+const char *printer_event_name(struct pp_printer *p);
+
+/* ---- perfdata.c: export ---------------------------------------------- */
+
+/*
+ * Write @snap as a perf.data file at @path: the records as samples of
+ * @attr, preceded by COMM records for the pids @p knows, with the tracing
+ * data perf needs for a tracepoint.  0, or -1 with a message on stderr.
+ */
+int perfdata_write(const char *path, const struct perf_event_attr *attr,
+		   unsigned int id, const struct pp_snapshot *snap,
+		   struct pp_printer *p);
+
+#endif /* PERF_PERSISTENT_TOOL_H */

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: export to perf.data.
+ *
+ * The file is what "perf record" writes for one event: the header, the
+ * source event's attr with the persistent event's id, a data section of
+ * COMM records (the pids whose comm is known) and then the stored records,
+ * unchanged, as PERF_RECORD_SAMPLEs of that attr, oldest first; for a
+ * tracepoint the HEADER_TRACING_DATA feature carries the formats perf needs
+ * to decode the RAW payloads (the layout of perf's trace-event-info.c,
+ * version 0.6).  perf script and perf report then read it with perf's own
+ * code.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perf-persistent.h"
+
+#define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
+#define HEADER_TRACING_DATA	1
+#define HEADER_FEAT_BITS	256
+
+struct file_section {
+	uint64_t	offset;
+	uint64_t	size;
+};
+
+struct file_header {
+	uint64_t		magic;
+	uint64_t		size;
+	uint64_t		attr_size;
+	struct file_section	attrs;
+	struct file_section	data;
+	struct file_section	event_types;
+	uint64_t		adds_features[HEADER_FEAT_BITS / 64];
+};
+
+struct file_attr {
+	struct perf_event_attr	attr;
+	struct file_section	ids;
+};
+
+/* A growable byte buffer. */
+struct blob {
+	unsigned char	*p;
+	size_t		len;
+	size_t		cap;
+	bool		failed;
+};
+
+static void put(struct blob *b, const void *data, size_t len)
+{
+	if (b->failed)
+		return;
+	if (b->len + len > b->cap) {
+		size_t cap = (b->len + len) * 2 + 4096;
+		unsigned char *p = realloc(b->p, cap);
+
+		if (!p) {
+			b->failed = true;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+}
+
+static void put_u8(struct blob *b, uint8_t v)
+{
+	put(b, &v, 1);
+}
+
+static void put_u32(struct blob *b, uint32_t v)
+{
+	put(b, &v, 4);
+}
+
+static void put_u64(struct blob *b, uint64_t v)
+{
+	put(b, &v, 8);
+}
+
+static void put_str(struct blob *b, const char *s)
+{
+	put(b, s, strlen(s) + 1);
+}
+
+/* A tracefs file under events/ as "u64 size, contents"; -1 if unreadable. */
+static int put_tracefs_file(struct blob *b, const char *rel)
+{
+	size_t len;
+	char *buf = tracefs_read(rel, &len);
+
+	if (!buf)
+		return pp_error("cannot read %s from tracefs: %s", rel,
+				strerror(errno));
+	put_u64(b, len);
+	put(b, buf, len);
+	free(buf);
+	return 0;
+}
+
+/* The tracing data of one tracepoint "sys:name". */
+static int tracing_data(struct blob *b, const char *event)
+{
+	static const unsigned char magic[] = { 23, 8, 68 };
+	char sys[256], rel[600];
+	const char *colon = strchr(event, ':');
+
+	if (!colon || colon - event >= (long)sizeof(sys))
+		return pp_error("%s: not a tracepoint name", event);
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - event), event);
+
+	put(b, magic, sizeof(magic));
+	put(b, "tracing", 7);
+	put_str(b, "0.6");
+	put_u8(b, 0);				/* little endian */
+	put_u8(b, sizeof(long));
+	put_u32(b, getpagesize());
+
+	put_str(b, "header_page");
+	if (put_tracefs_file(b, "header_page"))
+		return -1;
+	put_str(b, "header_event");
+	if (put_tracefs_file(b, "header_event"))
+		return -1;
+
+	put_u32(b, 0);				/* no ftrace formats */
+	put_u32(b, 1);				/* one system ... */
+	put_str(b, sys);
+	put_u32(b, 1);				/* ... with one event */
+	snprintf(rel, sizeof(rel), "%s/%s/format", sys, colon + 1);
+	if (put_tracefs_file(b, rel))
+		return -1;
+	put_u32(b, 0);				/* no kallsyms */
+	put_u32(b, 0);				/* no ftrace_printk formats */
+	put_u64(b, 0);				/* no saved cmdlines */
+	return 0;
+}
+
+static void comm_record(struct blob *b, int pid, const char *comm)
+{
+	struct perf_event_header hdr = { .type = PERF_RECORD_COMM };
+	size_t len = strlen(comm) + 1, padded = (len + 7) & ~7UL;
+	static const char zero[8];
+
+	hdr.size = sizeof(hdr) + 8 + padded;
+	put(b, &hdr, sizeof(hdr));
+	put_u32(b, pid);
+	put_u32(b, pid);
+	put(b, comm, len);
+	put(b, zero, padded - len);
+}
+
+int perfdata_write(const char *path, const struct perf_event_attr *attr,
+		   unsigned int id, const struct pp_snapshot *snap,
+		   struct pp_printer *p)
+{
+	struct blob data = { 0 }, feat = { 0 };
+	struct file_header fh = { 0 };
+	struct file_attr fa = { 0 };
+	struct file_section sec;
+	uint64_t ids = id;
+	bool tracepoint = attr->type == PERF_TYPE_TRACEPOINT;
+	int ret = -1, pid;
+	size_t i, off;
+	FILE *f;
+
+	if (tracepoint && tracing_data(&feat, printer_event_name(p)))
+		goto out;
+
+	/* COMM records for every pid seen whose comm is known. */
+	for (i = 0; i < snap->nr; i++) {
+		size_t j;
+
+		pid = snap->recs[i].d.tid;
+		for (j = 0; j < i; j++)
+			if (snap->recs[j].d.tid == (unsigned int)pid)
+				break;
+		if (j == i && printer_comm(p, pid))
+			comm_record(&data, pid, printer_comm(p, pid));
+	}
+	for (i = 0; i < snap->nr; i++) {
+		const struct perf_event_header *hdr = snap->recs[i].data;
+
+		put(&data, hdr, hdr->size);
+	}
+	if (data.failed || feat.failed) {
+		pp_error("out of memory");
+		goto out;
+	}
+
+	fa.attr = *attr;
+	fa.attr.size = sizeof(fa.attr);
+	fa.attr.sample_id_all = 0;
+	fa.attr.disabled = 0;
+
+	/* Layout: header, ids, attrs, data, feature sections, features. */
+	off = sizeof(fh);
+	fa.ids.offset = off;
+	fa.ids.size = sizeof(ids);
+	off += sizeof(ids);
+	fh.magic = PERF_MAGIC2;
+	fh.size = sizeof(fh);
+	fh.attr_size = sizeof(fa);
+	fh.attrs.offset = off;
+	fh.attrs.size = sizeof(fa);
+	off += sizeof(fa);
+	fh.data.offset = off;
+	fh.data.size = data.len;
+	off += data.len;
+	if (tracepoint) {
+		fh.adds_features[0] |= 1ULL << HEADER_TRACING_DATA;
+		sec.offset = off + sizeof(sec);
+		sec.size = feat.len;
+	}
+
+	f = fopen(path, "w");
+	if (!f) {
+		pp_error("cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	fwrite(&fh, sizeof(fh), 1, f);
+	fwrite(&ids, sizeof(ids), 1, f);
+	fwrite(&fa, sizeof(fa), 1, f);
+	if (data.len)
+		fwrite(data.p, data.len, 1, f);
+	if (tracepoint) {
+		fwrite(&sec, sizeof(sec), 1, f);
+		fwrite(feat.p, feat.len, 1, f);
+	}
+	if (ferror(f) | fclose(f)) {
+		pp_error("cannot write '%s': %s", path, strerror(errno));
+		unlink(path);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(data.p);
+	free(feat.p);
+	return ret;
+}

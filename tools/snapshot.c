@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: reading the buffers through the read-only mmap.
+ *
+ * Each CPU's buffer is written backward: the newest record is at data_head,
+ * the oldest held ends at the page extension's tail.  The event is paused
+ * around the copy, so the heads stand still and every buffer is read as of
+ * the same moment; then the records are ordered by time across CPUs.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perf-persistent.h"
+
+void snapshot_free(struct pp_snapshot *snap)
+{
+	size_t i;
+
+	for (i = 0; i < snap->nr_images; i++)
+		free(snap->images[i]);
+	free(snap->images);
+	free(snap->recs);
+	memset(snap, 0, sizeof(*snap));
+}
+
+int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
+{
+	const unsigned char *p = image;
+	size_t off, first = snap->nr, i;
+	void **images;
+
+	images = realloc(snap->images, (snap->nr_images + 1) * sizeof(*images));
+	if (!images)
+		return -1;
+	snap->images = images;
+	snap->images[snap->nr_images++] = (void *)image;
+
+	for (off = 0; off < len;) {
+		const struct perf_event_header *hdr = (const void *)(p + off);
+		struct pp_record *recs, *r;
+
+		if (len - off < sizeof(*hdr) || hdr->size < sizeof(*hdr) ||
+		    hdr->size > len - off)
+			return -1;
+		recs = realloc(snap->recs, (snap->nr + 1) * sizeof(*recs));
+		if (!recs)
+			return -1;
+		snap->recs = recs;
+		r = &recs[snap->nr];
+		r->data = (void *)hdr;
+		if (pp_decode(hdr, hdr->size, snap->sample_type, &r->d))
+			return -1;
+		snap->nr++;
+		off += hdr->size;
+	}
+	/* Newest first in the buffer: turn this CPU's run around. */
+	for (i = 0; i < (snap->nr - first) / 2; i++) {
+		struct pp_record tmp = snap->recs[first + i];
+
+		snap->recs[first + i] = snap->recs[snap->nr - 1 - i];
+		snap->recs[snap->nr - 1 - i] = tmp;
+	}
+	for (i = first; i < snap->nr; i++)
+		snap->recs[i].seq = i;
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct pp_record *x = a, *y = b;
+
+	if (x->d.time != y->d.time)
+		return x->d.time < y->d.time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void snapshot_sort(struct pp_snapshot *snap)
+{
+	if (snap->sample_type & PERF_SAMPLE_TIME)
+		qsort(snap->recs, snap->nr, sizeof(*snap->recs), by_time);
+}
+
+/* Copy [head, tail) of one mapped buffer into a malloc()ed image. */
+static void *copy_image(const unsigned char *map, size_t *len)
+{
+	const struct perf_event_mmap_page *pg = (const void *)map;
+	const struct perf_persistent_page_ext *ext =
+		(const void *)(map + PERF_PERSISTENT_PAGE_EXT_OFFSET);
+	unsigned long long head, tail, size = pg->data_size, off, n, first;
+	unsigned char *image;
+
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = __atomic_load_n(&ext->tail, __ATOMIC_RELAXED);
+	n = tail - head;
+	if (n > size)
+		n = 0;
+	image = malloc(n ? n : 1);
+	if (!image)
+		return NULL;
+	off = head & (size - 1);
+	first = n < size - off ? n : size - off;
+	memcpy(image, map + pg->data_offset + off, first);
+	memcpy(image + first, map + pg->data_offset, n - first);
+	*len = n;
+	return image;
+}
+
+int snapshot_take(int fd, const struct pp_event_desc *desc,
+		  struct pp_snapshot *snap)
+{
+	const char *name = desc->info.name;
+	unsigned int id = desc->info.id, i;
+	long page = sysconf(_SC_PAGESIZE);
+	size_t maplen = page + desc->info.buffer_size;
+	bool paused = false;
+	int ret = -1;
+
+	memset(snap, 0, sizeof(*snap));
+	snap->sample_type = desc->attr.sample_type;
+	if (!(desc->info.state & PERF_PERSISTENT_STATE_PAUSED)) {
+		if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_PAUSE, id))
+			goto gone;
+		paused = true;
+	}
+	for (i = 0; i < desc->nr_cpus; i++) {
+		unsigned int cpu = desc->cpus[i].cpu;
+		unsigned char *map;
+		void *image;
+		size_t len;
+
+		map = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd,
+			   PERF_PERSISTENT_MMAP_OFFSET(id, cpu));
+		if (map == MAP_FAILED)
+			goto gone;
+		image = copy_image(map, &len);
+		munmap(map, maplen);
+		if (!image) {
+			pp_error("out of memory");
+			goto out;
+		}
+		if (snapshot_add(snap, image, len)) {
+			pp_error("%s: malformed record in CPU %u's buffer", name, cpu);
+			goto out;
+		}
+	}
+	if (paused) {
+		paused = false;
+		if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_RESUME, id))
+			goto gone;
+	}
+	snapshot_sort(snap);
+	return 0;
+gone:
+	if (errno == ENOENT)
+		pp_error("%s: the event was destroyed while being read", name);
+	else
+		pp_error("%s: reading the buffers: %s", name, strerror(errno));
+out:
+	if (paused)
+		ctl_ioctl(fd, PERF_PERSISTENT_IOC_RESUME, id);
+	snapshot_free(snap);
+	return ret;
+}

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the perf persistent tool's pure parts: argument
+ * parsing, record decoding and printing on recorded sample bytes, perf.data
+ * writing.  Run from tools/tests under valgrind (make -C tools check).
+ *
+ * data/mce.data is what "perf persistent record mce_record" wrote in the
+ * guest after one injected MCE (bank 2, status 0xbe00000000800400);
+ * data/tracefs/ holds the mce_record format of that kernel.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/hw_breakpoint.h>
+
+#include "../perf-persistent.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do {						\
+	if (cond) {							\
+		passed++;						\
+	} else {							\
+		failed++;						\
+		printf("not ok - %s:%d: ", __FILE__, __LINE__);		\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+	}								\
+} while (0)
+
+static void test_sizes(void)
+{
+	unsigned long long v = 0;
+
+	CHECK(!parse_size("64K", &v) && v == 65536, "64K");
+	CHECK(!parse_size("1M", &v) && v == 1 << 20, "1M");
+	CHECK(!parse_size("4096", &v) && v == 4096, "4096");
+	CHECK(!parse_size("64MiB", &v) && v == 64 << 20, "64MiB");
+	CHECK(parse_size("3000", &v), "3000 is no power of two");
+	CHECK(parse_size("2K", &v), "below a page");
+	CHECK(parse_size("128M", &v), "above the maximum");
+	CHECK(parse_size("-4K", &v) && parse_size("K", &v) && parse_size("4Q", &v) &&
+	      parse_size("99999999999999999999K", &v), "garbage");
+}
+
+static void test_fields(void)
+{
+	unsigned long long st = 0;
+	char buf[128];
+
+	CHECK(!parse_fields("ip,tid,time,raw", &st) &&
+	      st == (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		     PERF_SAMPLE_RAW), "ip,tid,time,raw");
+	format_fields(st, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "ip,tid,time,raw"), "formatted back: %s", buf);
+	CHECK(parse_fields("ip,nope", &st), "unknown field");
+	CHECK(parse_fields("", &st), "no field");
+	CHECK(parse_fields("callchain", &st), "unsupported field");
+}
+
+static void test_events(void)
+{
+	struct perf_event_attr a;
+	char name[PERF_PERSISTENT_NAME_MAX], src[256];
+
+	CHECK(!parse_event("cpu-clock", &a, name) && a.type == PERF_TYPE_SOFTWARE &&
+	      a.config == PERF_COUNT_SW_CPU_CLOCK && !strcmp(name, "cpu_clock"),
+	      "cpu-clock");
+	CHECK(!parse_event("cs", &a, name) &&
+	      a.config == PERF_COUNT_SW_CONTEXT_SWITCHES, "cs");
+	format_source(&a, src, sizeof(src));
+	CHECK(!strcmp(src, "context-switches"), "source %s", src);
+	CHECK(!parse_event("instructions", &a, name) && a.type == PERF_TYPE_HARDWARE,
+	      "instructions");
+	CHECK(!parse_event("r1a2b", &a, name) && a.type == PERF_TYPE_RAW &&
+	      a.config == 0x1a2b, "raw");
+	CHECK(!parse_event("mem:0xffff1000/8:w", &a, name) &&
+	      a.type == PERF_TYPE_BREAKPOINT && a.bp_addr == 0xffff1000 &&
+	      a.bp_len == 8 && a.bp_type == HW_BREAKPOINT_W &&
+	      !strcmp(name, "mem_ffff1000"), "mem:0xffff1000/8:w");
+	format_source(&a, src, sizeof(src));
+	CHECK(!strcmp(src, "mem:0xffff1000/8:w"), "source %s", src);
+	CHECK(!parse_event("mem:0x1000:x", &a, name) && a.bp_type == HW_BREAKPOINT_X &&
+	      a.bp_len == sizeof(long), "mem x");
+	CHECK(!parse_event("mem:4096", &a, name) &&
+	      a.bp_type == (HW_BREAKPOINT_R | HW_BREAKPOINT_W), "mem default rw");
+	CHECK(parse_event("mem:0x1000:rr", &a, name), "rr");
+	CHECK(parse_event("mem:0x1000:xw", &a, name), "xw");
+	CHECK(parse_event("mem:0x1000/3", &a, name), "len 3");
+	CHECK(parse_event("mem:zz", &a, name), "mem:zz");
+	CHECK(parse_event("no-such-event", &a, name), "unknown");
+	CHECK(parse_event("", &a, name), "empty");
+
+	CHECK(!parse_event("mce:mce_record", &a, name) &&
+	      a.type == PERF_TYPE_TRACEPOINT && a.config == 113 &&
+	      !strcmp(name, "mce_record"), "tracepoint");
+	format_source(&a, src, sizeof(src));
+	CHECK(!strcmp(src, "mce:mce_record"), "source %s", src);
+	CHECK(parse_event("mce:nope", &a, name), "unknown tracepoint");
+	CHECK(parse_event("a:b:c", &a, name) && parse_event(":x", &a, name) &&
+	      parse_event("../x:y", &a, name), "bad tracepoint spellings");
+}
+
+/* The records of a perf.data file's data section, as one image. */
+static void *read_perfdata(const char *path, struct perf_event_attr *attr,
+			   size_t *len)
+{
+	uint64_t hdr[13];
+	unsigned char *data;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	if (fread(hdr, sizeof(hdr), 1, f) != 1 || hdr[0] != 0x32454c4946524550ULL)
+		goto bad;
+	fseek(f, hdr[3], SEEK_SET);
+	if (fread(attr, sizeof(*attr), 1, f) != 1)
+		goto bad;
+	data = malloc(hdr[6] + 1);
+	fseek(f, hdr[5], SEEK_SET);
+	if (!data || fread(data, 1, hdr[6], f) != hdr[6]) {
+		free(data);
+		goto bad;
+	}
+	fclose(f);
+	*len = hdr[6];
+	return data;
+bad:
+	fclose(f);
+	return NULL;
+}
+
+static void test_decode(void)
+{
+	struct perf_event_attr attr;
+	struct pp_snapshot snap = { 0 };
+	struct pp_printer *p;
+	size_t len, off;
+	unsigned char *data = read_perfdata("data/mce.data", &attr, &len), *img;
+	char *text = NULL;
+	size_t tlen = 0, textlen = 0;
+	FILE *out;
+
+	CHECK(data, "data/mce.data readable");
+	if (!data)
+		return;
+	CHECK(attr.type == PERF_TYPE_TRACEPOINT && attr.config == 113,
+	      "the source attr");
+	/* Skip the COMM records: keep the samples, as a buffer holds them. */
+	img = malloc(len);
+	snap.sample_type = attr.sample_type;
+	for (off = 0, tlen = 0; off < len;) {
+		struct perf_event_header *h = (void *)(data + off);
+
+		if (h->type == PERF_RECORD_SAMPLE) {
+			memcpy(img + tlen, h, h->size);
+			tlen += h->size;
+		}
+		off += h->size;
+	}
+	CHECK(!snapshot_add(&snap, img, tlen) && snap.nr == 1, "one record");
+	CHECK(snap.nr && snap.recs[0].d.time / 1000 == 10710664, "its original time");
+	p = printer_new(&attr);
+	CHECK(p, "a printer for mce:mce_record");
+	if (p && snap.nr) {
+		printer_add_comm(p, snap.recs[0].d.tid, "kworker/0:1");
+		out = open_memstream(&text, &textlen);
+		print_record(p, out, &snap.recs[0].d);
+		print_record_json(p, out, &snap.recs[0].d);
+		fclose(out);
+		CHECK(strstr(text, "kworker/0:1 ") && strstr(text, " [000]    10.710664: mce:mce_record: CPU: 0, ") &&
+		      strstr(text, "MC2: be00000000800400, ") &&
+		      strstr(text, "ADDR/MISC/SYND: 0000000001234000/"),
+		      "printed like perf script: %s", text);
+		CHECK(strstr(text, "\"status\":13690942867214697472") &&
+		      strstr(text, "\"bank\":2") && strstr(text, "\"comm\":\"kworker/0:1\"") &&
+		      strstr(text, "\"time\":10710664"), "JSON: %s", text);
+		free(text);
+	}
+
+	/* Malformed images are refused. */
+	{
+		struct pp_snapshot bad = { .sample_type = attr.sample_type };
+		unsigned char *cut = malloc(tlen - 8);
+
+		memcpy(cut, img, tlen - 8);
+		CHECK(snapshot_add(&bad, cut, tlen - 8), "a cut record");
+		snapshot_free(&bad);
+	}
+
+	/* perf.data written from it: the same samples back. */
+	if (p) {
+		struct perf_event_attr sw = { .type = PERF_TYPE_SOFTWARE,
+					      .sample_type = attr.sample_type };
+		struct perf_event_attr back;
+		unsigned char *again;
+		char path[] = "/tmp/pp-unit-XXXXXX";
+		int fd = mkstemp(path);
+
+		close(fd);
+		CHECK(!perfdata_write(path, &sw, 7, &snap, p), "perfdata_write");
+		again = read_perfdata(path, &back, &len);
+		CHECK(again && back.type == PERF_TYPE_SOFTWARE &&
+		      back.sample_type == attr.sample_type && !back.sample_id_all,
+		      "attr written");
+		CHECK(again && len > tlen && !memcmp(again + len - tlen, img, tlen),
+		      "the samples follow the COMM record unchanged");
+		free(again);
+		unlink(path);
+		CHECK(perfdata_write("/nonexistent/x.data", &sw, 7, &snap, p),
+		      "an unwritable path fails");
+	}
+	printer_free(p);
+	snapshot_free(&snap);
+	free(data);
+}
+
+int main(void)
+{
+	tracefs_set_dir("data/tracefs");
+	test_sizes();
+	test_fields();
+	test_events();
+	test_decode();
+	printf("tools unit: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
