@@ -16,6 +16,7 @@ pp_inject_mce 0
 check "and keeps recording (injected MCEs counted)" pp_wait_stat mce written 2
 
 # An fd owning an event pins the module.
+rm -f /tmp/hold
 pp-ctl create held sw=1 hold >/tmp/hold &
 holder=$!
 i=0

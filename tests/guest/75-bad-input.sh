@@ -8,6 +8,7 @@ pp_load
 pp_inject_mce 0
 pp_inject_mce 1
 pp_wait_stat mce_record written 2
+rm -f /tmp/hold
 pp-ctl create keep sw=1 detached create mine sw=1 hold >/tmp/hold &
 holder=$!
 i=0

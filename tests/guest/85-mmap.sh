@@ -18,8 +18,10 @@ check_grep "data_head is the newest record: two 176-byte records below 0" \
 	"^records=2 head=18446744073709551264 tail=0 data_size=65536$" /tmp/m1
 
 # Any number of processes map the same buffer at once.
+rm -f /tmp/h1
 pp-mmap 1 1 hold >/tmp/h1 &
 h1=$!
+rm -f /tmp/h2
 pp-mmap 1 1 hold >/tmp/h2 &
 h2=$!
 sleep 1

@@ -18,6 +18,7 @@ row() {
 
 pp-ctl create keep sw=3 detached >/dev/null
 keep=$(pp_stat keep id)
+rm -f /tmp/hold
 pp-ctl create mine sw=3 hold >/tmp/hold &
 holder=$!
 i=0
