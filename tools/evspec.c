@@ -145,24 +145,19 @@ char *tracefs_read(const char *rel, size_t *len)
 	return buf;
 }
 
-/* Read a small tracefs file under events/ into @buf; -1 if absent. */
-static int read_event_file(const char *rel, char *buf, size_t len)
+/* The number in tracefs file events/@rel (an event's id); false if none. */
+static bool read_event_id(const char *rel, unsigned long long *id)
 {
-	const char *dir = tracefs_dir();
-	char path[PATH_MAX];
-	FILE *f;
-	size_t n;
+	size_t len;
+	char *buf = tracefs_read(rel, &len), *end;
+	bool ok;
 
-	if (!dir)
-		return -2;
-	snprintf(path, sizeof(path), "%s/events/%s", dir, rel);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return 0;
+	if (!buf)
+		return false;
+	*id = strtoull(buf, &end, 10);
+	ok = end != buf;
+	free(buf);
+	return ok;
 }
 
 static bool name_char_ok(char c)
@@ -189,23 +184,21 @@ static int parse_tracepoint(const char *spec, struct perf_event_attr *attr,
 			    char *name)
 {
 	const char *colon = strchr(spec, ':');
-	char rel[512], buf[64];
-	char *end;
-	int ret;
+	unsigned long long id;
+	char rel[512];
 
 	if (strchr(colon + 1, ':') || strchr(spec, '/') || strchr(spec, '.') ||
 	    colon == spec || !colon[1])
 		return pp_error("unknown event '%s'", spec);
 	snprintf(rel, sizeof(rel), "%.*s/%s/id", (int)(colon - spec), spec,
 		 colon + 1);
-	ret = read_event_file(rel, buf, sizeof(buf));
-	if (ret == -2)
+	if (!tracefs_dir())
 		return -1;
-	if (ret)
+	if (!read_event_id(rel, &id))
 		return pp_error("unknown tracepoint '%s' (no events/%.*s/%s in tracefs)",
 				spec, (int)(colon - spec), spec, colon + 1);
 	attr->type = PERF_TYPE_TRACEPOINT;
-	attr->config = strtoull(buf, &end, 10);
+	attr->config = id;
 	default_name(colon + 1, name);
 	return 0;
 }
@@ -328,10 +321,10 @@ int parse_size(const char *s, unsigned long long *bytes)
 	}
 	if (*end && end[1] && strcasecmp(end + 1, "B") && strcasecmp(end + 1, "iB"))
 		goto bad;
-	if (v > PERF_PERSISTENT_BUFFER_MAX / mult * 2)
+	if (v > PERF_PERSISTENT_BUFFER_MAX / mult)
 		goto bad;
 	v *= mult;
-	if (v < 4096 || (v & (v - 1)) || v > PERF_PERSISTENT_BUFFER_MAX)
+	if (v < 4096 || (v & (v - 1)))
 		goto bad;
 	*bytes = v;
 	return 0;
@@ -416,20 +409,21 @@ bool tracepoint_name(unsigned long long id, char *buf, size_t len)
 			snprintf(path, sizeof(path), "%s/events/%s", dir, s->d_name);
 			evs = opendir(path);
 			while (evs && (e = readdir(evs))) {
-				char rel[600], idbuf[32];
+				unsigned long long id;
 				struct tp *grown;
+				char rel[600];
 
 				if (e->d_name[0] == '.' || e->d_type != DT_DIR)
 					continue;
 				snprintf(rel, sizeof(rel), "%s/%s/id", s->d_name,
 					 e->d_name);
-				if (read_event_file(rel, idbuf, sizeof(idbuf)))
+				if (!read_event_id(rel, &id))
 					continue;
 				grown = realloc(tps, (nr + 1) * sizeof(*tps));
 				if (!grown)
 					break;
 				tps = grown;
-				tps[nr].id = strtoull(idbuf, NULL, 10);
+				tps[nr].id = id;
 				snprintf(rel, sizeof(rel), "%s:%s", s->d_name,
 					 e->d_name);
 				tps[nr].name = strdup(rel);

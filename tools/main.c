@@ -378,7 +378,11 @@ static int cmd_list(int argc, char **argv)
 	return 0;
 }
 
-/* Open the control device and describe the event named by the one argument. */
+/*
+ * Open the control device and describe the event named by the one
+ * argument.  Returns the fd, or minus the exit status (1, or
+ * PP_EXIT_USAGE) with the reason on stderr.
+ */
 static int open_event(int argc, char **argv, struct pp_event_desc *desc)
 {
 	int fd;
@@ -407,7 +411,7 @@ static int cmd_info(int argc, char **argv)
 		return PP_EXIT_USAGE;
 	fd = open_event(argc, argv, &desc);
 	if (fd < 0)
-		return fd == -PP_EXIT_USAGE ? PP_EXIT_USAGE : 1;
+		return -fd;
 	sum(&desc, &t);
 	format_source(&desc.attr, src, sizeof(src));
 	format_size(desc.info.buffer_size, size, sizeof(size));
@@ -524,7 +528,7 @@ static int cmd_attach(int argc, char **argv)
 		return PP_EXIT_USAGE;
 	fd = open_event(argc, argv, &desc);
 	if (fd < 0)
-		return fd == -PP_EXIT_USAGE ? PP_EXIT_USAGE : 1;
+		return -fd;
 	if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_ATTACH, desc.info.id)) {
 		if (errno == EBUSY)
 			pp_error("%s: attached to another process already",
@@ -561,7 +565,7 @@ static int cmd_stat(int argc, char **argv)
 	}
 	fd = open_event(argc, argv, &desc);
 	if (fd < 0)
-		return fd == -PP_EXIT_USAGE ? PP_EXIT_USAGE : 1;
+		return -fd;
 	sum(&desc, &t);
 	format_source(&desc.attr, src, sizeof(src));
 	printf("\n Performance counter stats for persistent event '%s' (id %u):\n\n",
@@ -586,7 +590,7 @@ static int read_event(int argc, char **argv, struct pp_event_desc *desc,
 	int fd = open_event(argc, argv, desc);
 
 	if (fd < 0)
-		return fd == -PP_EXIT_USAGE ? PP_EXIT_USAGE : 1;
+		return -fd;
 	*p = printer_new(&desc->attr);
 	if (!*p)
 		goto err;

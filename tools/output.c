@@ -139,6 +139,14 @@ void printer_add_comm(struct pp_printer *p, int pid, const char *comm)
 		tep_register_comm(p->tep, comm, pid);
 }
 
+int printer_comm_at(struct pp_printer *p, size_t i, const char **comm)
+{
+	if (i >= p->nr_comms)
+		return -1;
+	*comm = p->comms[i].comm;
+	return p->comms[i].pid;
+}
+
 const char *printer_comm(struct pp_printer *p, int pid)
 {
 	struct comm *c = find_comm(p, pid);
@@ -214,13 +222,20 @@ static const char *comm_of(struct pp_printer *p, int pid, char *buf,
 	return buf;
 }
 
-static void tep_record_of(const struct pp_decoded *d, struct tep_record *rec)
+/* The tracepoint's fields through its print format into @s (initialised). */
+static void format_info(struct pp_printer *p, const struct pp_decoded *d,
+			struct trace_seq *s)
 {
-	memset(rec, 0, sizeof(*rec));
-	rec->ts = d->time;
-	rec->cpu = d->cpu;
-	rec->data = (void *)d->raw;
-	rec->size = d->raw_size;
+	struct tep_record rec = {
+		.ts	= d->time,
+		.cpu	= d->cpu,
+		.data	= (void *)d->raw,
+		.size	= d->raw_size,
+	};
+
+	trace_seq_init(s);
+	tep_print_event(p->tep, s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(s);
 }
 
 void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d)
@@ -232,13 +247,9 @@ void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d)
 		(unsigned long long)(d->time / 1000000000ULL),
 		(unsigned long long)(d->time % 1000000000ULL / 1000));
 	if (p->event && d->raw) {
-		struct tep_record rec;
 		struct trace_seq s;
 
-		tep_record_of(d, &rec);
-		trace_seq_init(&s);
-		tep_print_event(p->tep, &s, &rec, "%s", TEP_PRINT_INFO);
-		trace_seq_terminate(&s);
+		format_info(p, d, &s);
 		fprintf(out, "%s: %s\n", p->name, s.buffer);
 		trace_seq_destroy(&s);
 		return;
@@ -351,7 +362,6 @@ void print_record_json(struct pp_printer *p, FILE *out,
 		fprintf(out, ",\"period\":%llu", (unsigned long long)d->period);
 	if (p->event && d->raw) {
 		struct tep_format_field *f;
-		struct tep_record rec;
 		struct trace_seq s;
 
 		fputs(",\"fields\":{", out);
@@ -363,10 +373,7 @@ void print_record_json(struct pp_printer *p, FILE *out,
 				fputc(',', out);
 		}
 		fputc('}', out);
-		tep_record_of(d, &rec);
-		trace_seq_init(&s);
-		tep_print_event(p->tep, &s, &rec, "%s", TEP_PRINT_INFO);
-		trace_seq_terminate(&s);
+		format_info(p, d, &s);
 		fputs(",\"text\":", out);
 		json_string(out, s.buffer, s.len);
 		trace_seq_destroy(&s);

@@ -114,6 +114,7 @@ struct pp_record {
  * struct pp_snapshot - the records of every CPU of one event
  * @recs: records, oldest first (by time, then CPU order)
  * @nr: number of records
+ * @cap: room in @recs
  * @sample_type: the fields each record holds
  * @images: the buffer images @recs point into
  * @nr_images: number of @images
@@ -121,6 +122,7 @@ struct pp_record {
 struct pp_snapshot {
 	struct pp_record	*recs;
 	size_t			nr;
+	size_t			cap;
 	unsigned long long	sample_type;
 	void			**images;
 	size_t			nr_images;
@@ -154,8 +156,10 @@ struct pp_printer *printer_new(const struct perf_event_attr *attr);
 void printer_free(struct pp_printer *p);
 /* Tell the printer that @pid is called @comm. */
 void printer_add_comm(struct pp_printer *p, int pid, const char *comm);
-/* The comm of @pid: registered, else /proc, else NULL. */
+/* The comm registered for @pid, or NULL. */
 const char *printer_comm(struct pp_printer *p, int pid);
+/* The @i-th pid registered, its comm in *@comm; -1 past the last. */
+int printer_comm_at(struct pp_printer *p, size_t i, const char **comm);
 /* One line like perf script prints it. */
 void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d);
 /* One JSON object on one line. */

@@ -161,39 +161,28 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 		   unsigned int id, const struct pp_snapshot *snap,
 		   struct pp_printer *p)
 {
-	struct blob data = { 0 }, feat = { 0 };
+	struct blob comms = { 0 }, feat = { 0 };
 	struct file_header fh = { 0 };
 	struct file_attr fa = { 0 };
 	struct file_section sec;
-	uint64_t ids = id;
+	uint64_t ids = id, records = 0;
 	bool tracepoint = attr->type == PERF_TYPE_TRACEPOINT;
+	const char *comm;
 	int ret = -1, pid;
 	size_t i, off;
 	FILE *f;
 
 	if (tracepoint && tracing_data(&feat, printer_event_name(p)))
 		goto out;
-
-	/* COMM records for every pid seen whose comm is known. */
-	for (i = 0; i < snap->nr; i++) {
-		size_t j;
-
-		pid = snap->recs[i].d.tid;
-		for (j = 0; j < i; j++)
-			if (snap->recs[j].d.tid == (unsigned int)pid)
-				break;
-		if (j == i && printer_comm(p, pid))
-			comm_record(&data, pid, printer_comm(p, pid));
-	}
-	for (i = 0; i < snap->nr; i++) {
-		const struct perf_event_header *hdr = snap->recs[i].data;
-
-		put(&data, hdr, hdr->size);
-	}
-	if (data.failed || feat.failed) {
+	/* A COMM record for every pid whose comm the printer learnt. */
+	for (i = 0; (pid = printer_comm_at(p, i, &comm)) >= 0; i++)
+		comm_record(&comms, pid, comm);
+	if (comms.failed || feat.failed) {
 		pp_error("out of memory");
 		goto out;
 	}
+	for (i = 0; i < snap->nr; i++)
+		records += ((const struct perf_event_header *)snap->recs[i].data)->size;
 
 	fa.attr = *attr;
 	fa.attr.size = sizeof(fa.attr);
@@ -212,8 +201,8 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 	fh.attrs.size = sizeof(fa);
 	off += sizeof(fa);
 	fh.data.offset = off;
-	fh.data.size = data.len;
-	off += data.len;
+	fh.data.size = comms.len + records;
+	off += fh.data.size;
 	if (tracepoint) {
 		fh.adds_features[0] |= 1ULL << HEADER_TRACING_DATA;
 		sec.offset = off + sizeof(sec);
@@ -228,8 +217,13 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 	fwrite(&fh, sizeof(fh), 1, f);
 	fwrite(&ids, sizeof(ids), 1, f);
 	fwrite(&fa, sizeof(fa), 1, f);
-	if (data.len)
-		fwrite(data.p, data.len, 1, f);
+	fwrite(comms.p, 1, comms.len, f);
+	/* The stored records are PERF_RECORD_SAMPLEs already: as they are. */
+	for (i = 0; i < snap->nr; i++) {
+		const struct perf_event_header *hdr = snap->recs[i].data;
+
+		fwrite(hdr, 1, hdr->size, f);
+	}
 	if (tracepoint) {
 		fwrite(&sec, sizeof(sec), 1, f);
 		fwrite(feat.p, feat.len, 1, f);
@@ -241,7 +235,7 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 	}
 	ret = 0;
 out:
-	free(data.p);
+	free(comms.p);
 	free(feat.p);
 	return ret;
 }

@@ -40,16 +40,22 @@ int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
 
 	for (off = 0; off < len;) {
 		const struct perf_event_header *hdr = (const void *)(p + off);
-		struct pp_record *recs, *r;
+		struct pp_record *r;
 
 		if (len - off < sizeof(*hdr) || hdr->size < sizeof(*hdr) ||
 		    hdr->size > len - off)
 			return -1;
-		recs = realloc(snap->recs, (snap->nr + 1) * sizeof(*recs));
-		if (!recs)
-			return -1;
-		snap->recs = recs;
-		r = &recs[snap->nr];
+		if (snap->nr == snap->cap) {
+			size_t cap = snap->cap ? snap->cap * 2 : 256;
+			struct pp_record *recs = realloc(snap->recs,
+							 cap * sizeof(*recs));
+
+			if (!recs)
+				return -1;
+			snap->recs = recs;
+			snap->cap = cap;
+		}
+		r = &snap->recs[snap->nr];
 		r->data = (void *)hdr;
 		if (pp_decode(hdr, hdr->size, snap->sample_type, &r->d))
 			return -1;
@@ -116,7 +122,6 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 	long page = sysconf(_SC_PAGESIZE);
 	size_t maplen = page + desc->info.buffer_size;
 	bool paused = false;
-	int ret = -1;
 
 	memset(snap, 0, sizeof(*snap));
 	snap->sample_type = desc->attr.sample_type;
@@ -162,5 +167,5 @@ out:
 	if (paused)
 		ctl_ioctl(fd, PERF_PERSISTENT_IOC_RESUME, id);
 	snapshot_free(snap);
-	return ret;
+	return -1;
 }

@@ -125,11 +125,19 @@ check_match "destroy several" "destroyed sw2" "$(perf persistent destroy cpu_clo
 check_eq "destroyed: gone from the list" "" "$(perf persistent list | grep -E ' (cpu_clock|jif|sw2) ')"
 
 # ---- holding in the foreground: create without -d, attach, detach -------
-: >/tmp/held
-$PP create -n held cpu-migrations >/tmp/held &
-h=$!
-i=0
-while ! grep -q '^created held' /tmp/held && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+# hold_bg FILE LINE ARGS...: run the tool with ARGS in the background (pid
+# in $h), its output in FILE, until it has printed LINE.
+hold_bg() {
+	_f=$1 _l=$2
+	shift 2
+	: >"$_f"
+	$PP "$@" >"$_f" &
+	h=$!
+	_i=0
+	while ! grep -q "^$_l" "$_f" && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+}
+
+hold_bg /tmp/held "created held" create -n held cpu-migrations
 check_match "create without -d: holds the event" " held +cpu-migrations +attached " "$(perf persistent list)"
 check_match "destroy of a held event: refused" "held: attached to another process" \
 	"$(perf persistent destroy held 2>&1)"
@@ -138,11 +146,7 @@ wait $h
 check_grep "interrupted: the holder destroyed it" "^destroyed held$" /tmp/held
 check_eq "interrupted: the event is gone" "" "$(perf persistent list | grep ' held ')"
 
-: >/tmp/att
-$PP attach cs >/tmp/att &
-h=$!
-i=0
-while ! grep -q '^attached cs' /tmp/att && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+hold_bg /tmp/att "attached cs" attach cs
 check_match "attach: attached" " cs +context-switches +attached " "$(perf persistent list)"
 check_match "attach twice: refused" "cs: attached to another process already" \
 	"$(perf persistent attach cs 2>&1)"
@@ -153,11 +157,7 @@ check_eq "detach: the holder exited" 0 $?
 check_match "detach: the event lives on, detached" " cs +context-switches +detached " \
 	"$(perf persistent list)"
 check_match "detach of a detached event" "cs: already detached" "$(perf persistent detach cs 2>&1)"
-: >/tmp/att
-$PP attach cs >/tmp/att &
-h=$!
-i=0
-while ! grep -q '^attached cs' /tmp/att && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+hold_bg /tmp/att "attached cs" attach cs
 kill -TERM $h
 wait $h
 check_eq "attach, then SIGTERM: the event is destroyed" "" "$(perf persistent list | grep ' cs ')"
