@@ -2,7 +2,8 @@
 /*
  * KUnit tests for the record encoder (module/record.c): the
  * PERF_RECORD_SAMPLE layout of each supported field, RAW payload sizes and
- * padding as perf pads them, refusals.
+ * padding as perf pads them, records written in place and wrapped alike,
+ * refusals.
  */
 #include <kunit/test.h>
 
@@ -73,10 +74,11 @@ static void set_raw(struct record_fixture *fx, u32 size)
 static int encode(struct kunit *test, u64 type, u64 id)
 {
 	struct record_fixture *fx = test->priv;
-	struct pp_record_fmt fmt = { .sample_type = type, .id = id };
+	struct pp_record_fmt fmt;
 	struct perf_event_header hdr;
 	int ret;
 
+	pp_record_fmt_init(&fmt, type, id);
 	preempt_disable();
 	ret = pp_record_sample(fx->buf, &fmt, &fx->data, &fx->regs);
 	preempt_enable();
@@ -285,6 +287,67 @@ static void pp_record_test_sample_types(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(1ULL << 63));
 }
 
+/* The header and fixed fields take 8 bytes each, whatever else is asked. */
+static void pp_record_test_fixed_size(struct kunit *test)
+{
+	struct pp_record_fmt fmt;
+
+	pp_record_fmt_init(&fmt, ALL_TYPES, 3);
+	KUNIT_EXPECT_EQ(test, fmt.fixed_size, 72U);
+	KUNIT_EXPECT_EQ(test, fmt.id, 3ULL);
+	pp_record_fmt_init(&fmt, PERF_SAMPLE_RAW, 3);
+	KUNIT_EXPECT_EQ(test, fmt.fixed_size, 8U);
+	pp_record_fmt_init(&fmt, PERF_SAMPLE_TID | PERF_SAMPLE_CPU, 3);
+	KUNIT_EXPECT_EQ(test, fmt.fixed_size, 24U);
+}
+
+/*
+ * Records are written in place, except one that wraps round the end of the
+ * data area, which is assembled apart: both read back the same.
+ */
+static void pp_record_test_wrapped(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	unsigned int i, wrapped = 0;
+
+	set_raw(fx, 116);
+	for (i = 0; i < 3 * PAGE_SIZE / 192; i++) {
+		unsigned long off;
+		struct pp_decoded d;
+
+		KUNIT_ASSERT_EQ(test, encode(test, ALL_TYPES, i), 0);
+		off = fx->buf->page->data_head & (fx->buf->size - 1);
+		wrapped += off + 192 > fx->buf->size;
+		KUNIT_ASSERT_EQ(test, pp_decode(fx->words, 192, ALL_TYPES, &d), 0);
+		KUNIT_EXPECT_EQ(test, d.id, (u64)i);
+		KUNIT_EXPECT_EQ(test, d.ip, (u64)fx->regs.ip);
+		KUNIT_EXPECT_EQ(test, d.raw_size, 116U);
+		KUNIT_EXPECT_EQ(test, memcmp(d.raw, fx->payload, 116), 0);
+	}
+	KUNIT_EXPECT_GT(test, wrapped, 1U);
+}
+
+/* Paused: the record is refused before anything is taken or written. */
+static void pp_record_test_paused(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	struct pp_buffer_stats st;
+
+	set_raw(fx, 16);
+	pp_buffer_set_paused(fx->buf, true);
+	KUNIT_EXPECT_EQ(test, encode(test, ALL_TYPES, 1), -EAGAIN);
+	pp_buffer_stats(fx->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.dropped, 1ULL);
+	KUNIT_EXPECT_EQ(test, st.written, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.head, 0ULL);
+	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(fx->buf->data, 0xff, PAGE_SIZE), NULL);
+
+	pp_buffer_set_paused(fx->buf, false);
+	KUNIT_EXPECT_EQ(test, encode(test, ALL_TYPES, 1), 0);
+	pp_buffer_stats(fx->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 1ULL);
+}
+
 static struct kunit_case pp_record_test_cases[] = {
 	KUNIT_CASE(pp_record_test_all_fields),
 	KUNIT_CASE(pp_record_test_raw_padding),
@@ -297,6 +360,9 @@ static struct kunit_case pp_record_test_cases[] = {
 	KUNIT_CASE(pp_record_test_decode_round_trip),
 	KUNIT_CASE(pp_record_test_decode_rejects),
 	KUNIT_CASE(pp_record_test_sample_types),
+	KUNIT_CASE(pp_record_test_fixed_size),
+	KUNIT_CASE(pp_record_test_wrapped),
+	KUNIT_CASE(pp_record_test_paused),
 	{}
 };
 

@@ -213,7 +213,7 @@ static void pp_event_free(struct pp_event *ev)
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
 
 		/* No reader is left; a delivery may still be running. */
-		irq_work_sync(&pc->deliver);
+		pp_reader_cpu_sync(pc);
 		pp_buffer_free(pc->buf);
 	}
 	free_percpu(ev->cpus);
@@ -319,7 +319,7 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
 
 		pc->ev = ev;
-		pp_reader_cpu_init(pc);
+		pp_reader_cpu_init(pc, cpu);
 	}
 	mutex_init(&ev->sync_lock);
 	INIT_WORK(&ev->sync_work, pp_event_sync_work);
@@ -332,14 +332,13 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	ev->attr.size = sizeof(ev->attr);
 	/* Persistent events are always enabled. */
 	ev->attr.disabled = 0;
-	ev->fmt.sample_type = ev->attr.sample_type;
 	ev->buffer_size = size;
 
 	mutex_lock(&pp_registry.lock);
 	ret = pp_registry_reserve(&pp_registry, &ev->entry, spec->owner_file);
 	if (ret)
 		goto err_unlock;
-	ev->fmt.id = ev->entry.id;
+	pp_record_fmt_init(&ev->fmt, ev->attr.sample_type, ev->entry.id);
 
 	ret = pp_event_start(ev);
 	if (ret)

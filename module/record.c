@@ -4,9 +4,10 @@
  *
  * Runs in the source counter's overflow handler: any context including NMI,
  * preemption disabled, on the CPU that owns the buffer.  No lock, no
- * allocation; the fixed fields are assembled on the stack and copied in one
- * piece, the RAW payload is copied straight from the tracepoint's scratch
- * buffer (valid only during the call).
+ * allocation.  The space is reserved first and the fields are written in
+ * place, the RAW payload copied straight from the tracepoint's scratch
+ * buffer (valid only during the call); only a record that wraps round the
+ * end of the data area is assembled on the stack.
  *
  * The handler gets the sample data unprepared: perf_sample_data_init() set
  * only sample_flags, period and (when non-zero) addr; raw is set when
@@ -15,6 +16,7 @@
  * clock), the CPU from smp_processor_id().
  */
 
+#include <linux/bitops.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -26,7 +28,13 @@
 #include "perf_persistent/buffer.h"
 #include "perf_persistent/record.h"
 
-/* Header plus the eight fixed-size fields a record can have. */
+/* The fixed-size fields a record can have: one u64 each. */
+#define PP_RECORD_FIXED_TYPES						\
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
+	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+/* Header plus the eight fixed-size fields. */
 #define PP_RECORD_FIXED_MAX	(sizeof(struct perf_event_header) + 8 * sizeof(u64))
 
 bool pp_record_sample_type_ok(u64 sample_type)
@@ -49,28 +57,36 @@ static u32 raw_payload_size(const struct perf_sample_data *data)
 }
 
 /**
- * pp_record_sample - store one sample as a record in @buf
- * @buf: this CPU's buffer of the persistent event
- * @fmt: the fields to store
- * @data: the sample as the overflow handler got it
- * @regs: the registers the handler got
- *
- * Return: 0, or the negative errno of pp_buffer_reserve() (the record was
- * dropped and counted), or -E2BIG for a RAW payload larger than a record
- * can carry (counted as dropped too).
+ * pp_record_fmt_init - set up what a persistent event's records hold
+ * @fmt: out
+ * @sample_type: PERF_SAMPLE_* bits, accepted by pp_record_sample_type_ok()
+ * @id: the event's id
  */
-int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
-		     const struct perf_sample_data *data, struct pt_regs *regs)
+void pp_record_fmt_init(struct pp_record_fmt *fmt, u64 sample_type, u64 id)
 {
-	u64 fixed[PP_RECORD_FIXED_MAX / sizeof(u64)];
-	struct perf_event_header *hdr = (void *)fixed;
-	u64 type = fmt->sample_type, *p = fixed + 1;
-	const struct perf_raw_frag *frag;
-	u32 raw_size = 0, raw_pad = 0;
-	unsigned int size, fixed_size;
-	unsigned long pos;
-	int ret;
+	fmt->sample_type = sample_type;
+	fmt->id = id;
+	fmt->fixed_size = sizeof(struct perf_event_header) +
+			  hweight64(sample_type & PP_RECORD_FIXED_TYPES) *
+			  sizeof(u64);
+}
 
+/*
+ * The header and the fixed-size fields, at @p (8-byte aligned).  Fields
+ * are taken here, after the space is reserved: the time is the time the
+ * record got its place, so records are ordered by time from the head.
+ */
+static void fill_fixed(u64 *p, const struct pp_record_fmt *fmt,
+		       const struct perf_sample_data *data,
+		       struct pt_regs *regs, unsigned int size)
+{
+	struct perf_event_header *hdr = (void *)p++;
+	u64 type = fmt->sample_type;
+
+	hdr->type = PERF_RECORD_SAMPLE;
+	hdr->misc = regs && user_mode(regs) ? PERF_RECORD_MISC_USER :
+					      PERF_RECORD_MISC_KERNEL;
+	hdr->size = size;
 	if (type & PERF_SAMPLE_IDENTIFIER)
 		*p++ = fmt->id;
 	if (type & PERF_SAMPLE_IP)
@@ -95,10 +111,67 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 	}
 	if (type & PERF_SAMPLE_PERIOD)
 		*p++ = data->period;
+}
 
-	fixed_size = (void *)p - (void *)fixed;
-	size = fixed_size;
-	if (type & PERF_SAMPLE_RAW) {
+/*
+ * The record at @pos wraps round the end of the data area (once per lap):
+ * assemble the fixed part on the stack and copy piecewise.
+ */
+static void write_wrapped(struct pp_buffer *buf, unsigned long pos,
+			  const struct pp_record_fmt *fmt,
+			  const struct perf_sample_data *data,
+			  struct pt_regs *regs, unsigned int size,
+			  u32 raw_size, u32 raw_pad)
+{
+	u64 fixed[PP_RECORD_FIXED_MAX / sizeof(u64)];
+	const struct perf_raw_frag *frag;
+	u32 field = raw_size + raw_pad;
+
+	fill_fixed(fixed, fmt, data, regs, size);
+	pp_buffer_write(buf, pos, fixed, fmt->fixed_size);
+	if (!(fmt->sample_type & PERF_SAMPLE_RAW))
+		return;
+	pos += fmt->fixed_size;
+	pp_buffer_write(buf, pos, &field, sizeof(field));
+	pos += sizeof(field);
+	for (frag = raw_size ? &data->raw->frag : NULL; frag; frag = frag->next) {
+		pp_buffer_write(buf, pos, frag->data, frag->size);
+		pos += frag->size;
+	}
+	pp_buffer_zero(buf, pos, raw_pad);
+}
+
+/**
+ * pp_record_sample - store one sample as a record in @buf
+ * @buf: this CPU's buffer of the persistent event
+ * @fmt: the fields to store
+ * @data: the sample as the overflow handler got it
+ * @regs: the registers the handler got
+ *
+ * The common case writes the record in place, in one pass; a paused buffer
+ * costs one test and a counter.
+ *
+ * Return: 0, or the negative errno of pp_buffer_reserve() (the record was
+ * dropped and counted), or -E2BIG for a RAW payload larger than a record
+ * can carry (counted as dropped too).
+ */
+int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
+		     const struct perf_sample_data *data, struct pt_regs *regs)
+{
+	const struct perf_raw_frag *frag;
+	u32 raw_size = 0, raw_pad = 0;
+	unsigned int size;
+	unsigned long pos;
+	void *dst;
+	int ret;
+
+	if (unlikely(READ_ONCE(buf->paused))) {
+		local64_inc(&buf->dropped);
+		return -EAGAIN;
+	}
+
+	size = fmt->fixed_size;
+	if (fmt->sample_type & PERF_SAMPLE_RAW) {
 		raw_size = raw_payload_size(data);
 		if (unlikely(raw_size > PP_RECORD_RAW_MAX)) {
 			local64_inc(&buf->dropped);
@@ -114,30 +187,28 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 		size += sizeof(u32) + raw_size + raw_pad;
 	}
 
-	hdr->type = PERF_RECORD_SAMPLE;
-	hdr->misc = regs && user_mode(regs) ? PERF_RECORD_MISC_USER :
-					      PERF_RECORD_MISC_KERNEL;
-	hdr->size = size;
-
 	ret = pp_buffer_reserve(buf, size, &pos);
 	if (ret)
 		return ret;
 
-	pp_buffer_write(buf, pos, fixed, fixed_size);
-	pos += fixed_size;
-	if (type & PERF_SAMPLE_RAW) {
-		u32 field = raw_size + raw_pad;
-
-		pp_buffer_write(buf, pos, &field, sizeof(field));
-		pos += sizeof(field);
-		if (raw_size) {
-			for (frag = &data->raw->frag; frag; frag = frag->next) {
-				pp_buffer_write(buf, pos, frag->data, frag->size);
-				pos += frag->size;
-			}
-		}
-		pp_buffer_zero(buf, pos, raw_pad);
+	dst = pp_buffer_ptr(buf, pos, size);
+	if (unlikely(!dst)) {
+		write_wrapped(buf, pos, fmt, data, regs, size, raw_size, raw_pad);
+		goto out;
 	}
+	fill_fixed(dst, fmt, data, regs, size);
+	if (fmt->sample_type & PERF_SAMPLE_RAW) {
+		dst += fmt->fixed_size;
+		*(u32 *)dst = raw_size + raw_pad;
+		dst += sizeof(u32);
+		for (frag = raw_size ? &data->raw->frag : NULL; frag;
+		     frag = frag->next) {
+			memcpy(dst, frag->data, frag->size);
+			dst += frag->size;
+		}
+		memset(dst, 0, raw_pad);
+	}
+out:
 	pp_buffer_commit(buf);
 	return 0;
 }

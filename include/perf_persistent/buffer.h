@@ -89,6 +89,19 @@ void pp_buffer_zero(struct pp_buffer *buf, unsigned long pos,
 		    unsigned int len);
 void pp_buffer_commit(struct pp_buffer *buf);
 
+/*
+ * Where the reserved record at @pos of @size bytes is, if it does not wrap
+ * round the end of the data area; NULL if it does (write it with
+ * pp_buffer_write() then).
+ */
+static inline void *pp_buffer_ptr(struct pp_buffer *buf, unsigned long pos,
+				  unsigned int size)
+{
+	unsigned long off = pos & (buf->size - 1);
+
+	return likely(off + size <= buf->size) ? buf->data + off : NULL;
+}
+
 int pp_buffer_next_oldest(struct pp_buffer *buf, unsigned long *pos,
 			  unsigned long limit, void *dst, unsigned int max);
 void pp_buffer_set_paused(struct pp_buffer *buf, bool paused);

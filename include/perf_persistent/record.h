@@ -16,16 +16,21 @@ struct pt_regs;
  * struct pp_record_fmt - what a persistent event's records hold
  * @sample_type: PERF_SAMPLE_* bits, a subset of PERF_PERSISTENT_SAMPLE_TYPES
  * @id: the value of the IDENTIFIER and ID fields: the event's id
+ * @fixed_size: bytes of the header and the fixed-size fields
+ *
+ * Set up with pp_record_fmt_init().
  */
 struct pp_record_fmt {
-	u64	sample_type;
-	u64	id;
+	u64		sample_type;
+	u64		id;
+	unsigned int	fixed_size;
 };
 
 /* Largest RAW payload a record can carry (the header's size is a u16). */
 #define PP_RECORD_RAW_MAX	(U16_MAX - 128)
 
 bool pp_record_sample_type_ok(u64 sample_type);
+void pp_record_fmt_init(struct pp_record_fmt *fmt, u64 sample_type, u64 id);
 int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 		     const struct perf_sample_data *data,
 		     struct pt_regs *regs);
