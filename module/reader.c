@@ -26,8 +26,12 @@
  * All of it runs on that CPU with interrupts off (the PMU's add/del and
  * the irq_work), so it needs no lock; only NMI writers
  * can run meanwhile, and pp_buffer_next_oldest() validates each copy
- * against them.  Each run delivers a bounded number of records and
- * requeues itself for the rest.
+ * against them.  Each run delivers a bounded number of records.  When live
+ * records are left, it requeues itself at once; when history is left, a
+ * pinned hrtimer requeues it PP_PACE_NS later.  The pace matters: the
+ * reader's ring buffer is drained by a process on another CPU, and a
+ * history of megabytes poured in back-to-back runs would overflow perf's
+ * default ring (perf counts the samples lost) before it is read.
  *
  * add/del run whenever the perf core reschedules the CPU's events: a reader
  * taken out keeps its position and catches up when it comes back.
@@ -35,6 +39,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
@@ -49,6 +54,12 @@
 
 /* Records delivered per irq_work run; the rest in the next run. */
 #define PP_DELIVER_BUDGET	64
+
+/*
+ * Pause between runs while history is replayed: PP_DELIVER_BUDGET records
+ * per 250 us, 256k records/s.  Live records go out at once.
+ */
+#define PP_PACE_NS		(250 * NSEC_PER_USEC)
 
 /* Largest record delivered: a tracepoint payload of PERF_MAX_TRACE_SIZE. */
 #define PP_DELIVER_RECORD_MAX	(PERF_MAX_TRACE_SIZE + 256)
@@ -148,7 +159,7 @@ static void pp_deliver(struct irq_work *work)
 			r->started = true;
 		}
 		if (!deliver_range(pc, &r->solo, &r->pos, pc->live_pos, &budget))
-			goto again;
+			goto pace;
 		/* Caught up: from now on it gets what the live readers get. */
 		list_del(&r->node);
 		hlist_del_rcu(&r->event->hlist_entry);
@@ -158,14 +169,47 @@ static void pp_deliver(struct irq_work *work)
 	return;
 again:
 	irq_work_queue(work);
+	return;
+pace:
+	if (!hrtimer_active(&pc->pace))
+		hrtimer_start(&pc->pace, ns_to_ktime(PP_PACE_NS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* Hardirq, IRQs off. */
+static enum hrtimer_restart pp_pace(struct hrtimer *timer)
+{
+	struct pp_cpu *pc = container_of(timer, struct pp_cpu, pace);
+
+	/*
+	 * Migrated off a CPU going offline: its readers were taken out
+	 * (pp_reader_del) and are requeued when they are added again.
+	 */
+	if (smp_processor_id() == pc->cpu)
+		irq_work_queue(&pc->deliver);
+	return HRTIMER_NORESTART;
 }
 
 /* Set up the reader part of a persistent event's per-CPU state. */
-void pp_reader_cpu_init(struct pp_cpu *pc)
+void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu)
 {
 	INIT_LIST_HEAD(&pc->pending);
 	INIT_HLIST_HEAD(&pc->live);
 	init_irq_work(&pc->deliver, pp_deliver);
+	hrtimer_init(&pc->pace, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	pc->pace.function = pp_pace;
+	pc->cpu = cpu;
+}
+
+/*
+ * Wait for deliveries still running or paced; no reader is left, so none
+ * is started again.  Process context.
+ */
+void pp_reader_cpu_sync(struct pp_cpu *pc)
+{
+	irq_work_sync(&pc->deliver);
+	hrtimer_cancel(&pc->pace);
+	irq_work_sync(&pc->deliver);
 }
 
 static void pp_reader_destroy(struct perf_event *event)

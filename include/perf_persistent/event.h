@@ -8,6 +8,7 @@
 #define _PERF_PERSISTENT_EVENT_H
 
 #include <linux/cpuhotplug.h>
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -41,6 +42,9 @@ struct pp_event;
  *	this position
  * @nr_readers: readers added on this CPU
  * @deliver: delivers records to the readers, on this CPU
+ * @pace: queues @deliver again a while after a run that left history to
+ *	replay, so that a reader's consumer keeps up (pinned to this CPU)
+ * @cpu: this CPU
  *
  * @online and @gen are written by the hotplug callbacks; @counter,
  * @count_base and @counter_gen under the event's sync_lock.  @buf is set
@@ -60,6 +64,8 @@ struct pp_cpu {
 	unsigned long		live_pos;
 	unsigned int		nr_readers;
 	struct irq_work		deliver;
+	struct hrtimer		pace;
+	unsigned int		cpu;
 };
 
 /**

@@ -15,7 +15,8 @@ struct pp_cpu;
 int pp_readers_init(void);
 void pp_readers_exit(void);
 
-void pp_reader_cpu_init(struct pp_cpu *pc);
+void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu);
+void pp_reader_cpu_sync(struct pp_cpu *pc);
 int pp_reader_event_init(struct perf_event *event, u32 id, bool history);
 void pp_reader_add(struct perf_event *event);
 void pp_reader_del(struct perf_event *event);

@@ -2,7 +2,8 @@
 #
 # Readers through the persistent PMU with Debian's perf: history then live,
 # each record exactly once with its original values, perf report/stat/top,
-# concurrent readers, lost samples, destroy while read, module pinning.
+# concurrent readers, lost samples, a big history without loss, destroy while
+# read, module pinning.
 . ./lib.sh
 
 pp_load
@@ -87,6 +88,19 @@ check "perf accounts lost samples" test "$(sed -n 's/^lost=//p' /tmp/flood)" -gt
 check "and records many" test "$(sed -n 's/^samples=//p' /tmp/flood)" -gt 100
 
 pp-ctl destroy flood >/dev/null
+
+# A history of megabytes replays into perf's default ring (512 KiB) without
+# loss: delivery is paced while history is replayed (Documentation/readers.rst).
+pp-ctl create big tp=raw_syscalls:sys_enter buffer=2097152 detached >/dev/null
+dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null
+pp-ctl pause big >/dev/null
+held=$(($(pp_stat big written) - $(pp_stat big overwritten)))
+check "the big history holds more than perf's ring" test "$held" -gt 10000
+perf record -a -o /tmp/big.data -e persistent/big/ -- sleep 5 >/dev/null 2>&1
+pp-perfdata /tmp/big.data "$type" >/tmp/big
+check_eq "every record of the big history replayed, none lost" "samples=$held lost=0" \
+	"$(grep ^samples= /tmp/big) $(grep ^lost= /tmp/big)"
+pp-ctl destroy big >/dev/null
 
 # perf top runs and shows samples (it reads keys: keep its stdin open).
 pp-ctl create switches tp=sched:sched_switch detached >/dev/null
