@@ -7,6 +7,7 @@
 #   make KDIR=<dir>     build against another kernel build tree
 #   make demo           boot a guest and show persistent events working
 #   make check          every test (what CI runs)
+#   make bench          the benchmark: what recording costs (not a test)
 #   make help           all targets
 
 KVER ?= $(shell scripts/kver 2>/dev/null)
@@ -17,7 +18,7 @@ PWD := $(CURDIR)
 KERNEL_SOURCES := $(wildcard module/*.c include/perf_persistent/*.h \
 	include/uapi/linux/*.h kunit/*.c)
 
-.PHONY: all module kdir w1 sparse checkpatch static kunit tests tools \
+.PHONY: all module kdir w1 sparse checkpatch static kunit tests tools bench \
 	tools-check guest-files guest-test demo check dkms-check install clean help
 
 all: module
@@ -77,6 +78,10 @@ demo:
 check:
 	scripts/check
 
+# The benchmark (Documentation/benchmark.rst); not part of make check.
+bench:
+	scripts/bench
+
 dkms-check:
 	scripts/dkms-check
 
@@ -91,10 +96,11 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
 	$(MAKE) -C tests clean
 	$(MAKE) -C tools clean
+	$(MAKE) -C bench clean
 	rm -f .w1.log .sparse.log
 
 help:
-	@sed -n '3,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "  make w1 | sparse | checkpatch | static   static checks"
 	@echo "  make kunit                               KUnit suites via kunit.py"
 	@echo "  make guest-test [T=NAME...]              guest tests (all by default)"

@@ -1,0 +1,1067 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppbench - what recording a tracepoint costs: persistent events side by
+ * side with perf's own ring buffer and ftrace, in one boot (Documentation/
+ * benchmark.rst).
+ *
+ *   ppbench run [-r REPS] [-n CALLS] [-t SECONDS] [-b KIB] [-q]
+ *   ppbench loop CALLS
+ *
+ * "run" times "loop" (close(-1) CALLS times on CPU 0, as seed 001 did) under
+ * every configuration, interleaved, REPS times; then the side measurements
+ * (history replay, mmap reading, memory, create/destroy).  It prints a
+ * table, the results as JSON and gnuplot data between marker lines, and
+ * the three RATIO lines last.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <linux/perf_persistent.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "perf_persistent/decode.h"
+
+#define MAX_REPS	64
+#define MAX_CPUS	64
+#define MAX_OTHERS	1000
+#define TRACEFS		"/sys/kernel/tracing"
+#define PMU_DIR		"/sys/bus/event_source/devices/" PERF_PERSISTENT_PMU_NAME
+#define FTRACE_INST	TRACEFS "/instances/ppbench"
+
+/* The fields every recorder stores: the tool's defaults for a tracepoint. */
+#define FIELDS	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+		 PERF_SAMPLE_RAW)
+
+static unsigned int reps = 5;
+static unsigned long calls;
+static double target_s = 2.0;
+static unsigned long buffer_size = 64 * 1024;
+static int ncpus;
+static int ctl = -1;
+static const char *self;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("ppbench: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity: %s", strerror(errno));
+}
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+static long long read_num(const char *path)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		die("%s: %s", path, strerror(errno));
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		die("%s: %s", path, strerror(errno));
+	close(fd);
+	return atoll(buf);
+}
+
+/* A line "key: value" of a file such as /proc/meminfo, or -1. */
+static long long read_key(const char *path, const char *key)
+{
+	char line[256];
+	long long v = -1;
+	size_t len = strlen(key);
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			v = atoll(line + len + 1);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static int tp_id(const char *tp)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), TRACEFS "/events/%s/id", tp);
+	return read_num(path);
+}
+
+static int perf_open(struct perf_event_attr *attr, int cpu)
+{
+	return syscall(SYS_perf_event_open, attr, -1, cpu, -1, 0);
+}
+
+/* ------------------------------------------------------------------------
+ * The timed loop.
+ */
+
+static int loop_main(unsigned long n)
+{
+	double t0, t1;
+	unsigned long i;
+
+	pin(0);
+	t0 = now();
+	for (i = 0; i < n; i++)
+		close(-1);
+	t1 = now();
+	printf("%.0f\n", (t1 - t0) * 1e9);
+	return 0;
+}
+
+/*
+ * Run "ppbench loop @n" (under @prefix, a command such as perf record, if
+ * given) and return its time in seconds.  @err, if given, receives the
+ * prefix command's stderr.
+ */
+static double run_loop(unsigned long n, const char *const *prefix,
+		       char *err, size_t errlen)
+{
+	char arg[32], out[64] = "";
+	int po[2], pe[2], status;
+	ssize_t len, got = 0;
+	pid_t pid;
+
+	snprintf(arg, sizeof(arg), "%lu", n);
+	if (pipe(po) || pipe(pe))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		const char *argv[32];
+		int i = 0;
+
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(pe[0]);
+		for (; prefix && prefix[i]; i++)
+			argv[i] = prefix[i];
+		argv[i++] = self;
+		argv[i++] = "loop";
+		argv[i++] = arg;
+		argv[i] = NULL;
+		execv(argv[0], (char **)argv);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	while ((len = read(po[0], out + got, sizeof(out) - 1 - got)) > 0)
+		got += len;
+	out[got] = 0;
+	got = 0;
+	while (err && (len = read(pe[0], err + got, errlen - 1 - got)) > 0)
+		got += len;
+	if (err)
+		err[got] = 0;
+	close(po[0]);
+	close(pe[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) || !out[0])
+		die("the loop under %s failed", prefix ? prefix[0] : "nothing");
+	return atof(out) / 1e9;
+}
+
+/* ------------------------------------------------------------------------
+ * Persistent events.
+ */
+
+/* The fields persistent events record; the ablation configurations drop some. */
+static unsigned long long pp_fields = FIELDS;
+
+static int pp_create(const char *name, const char *tp, int paused)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_TRACEPOINT,
+		.config = tp_id(tp),
+		.sample_period = 1,
+		.sample_type = pp_fields,
+	};
+	struct perf_persistent_create c = {
+		.size = sizeof(c),
+		.attr = (unsigned long)&attr,
+		.buffer_size = buffer_size,
+	};
+
+	snprintf(c.name, sizeof(c.name), "%s", name);
+	if (ioctl(ctl, PERF_PERSISTENT_IOC_CREATE, &c))
+		die("create %s on %s: %s", name, tp, strerror(errno));
+	if (paused && ioctl(ctl, PERF_PERSISTENT_IOC_PAUSE, c.id))
+		die("pause %s: %s", name, strerror(errno));
+	return c.id;
+}
+
+static void pp_destroy(int id)
+{
+	if (ioctl(ctl, PERF_PERSISTENT_IOC_DESTROY, id))
+		die("destroy %d: %s", id, strerror(errno));
+}
+
+/* Per-CPU statistics of event @id summed (or of @cpu alone, if >= 0). */
+static void pp_stats(int id, int cpu, struct perf_persistent_cpu_stats *sum)
+{
+	struct perf_persistent_cpu_stats st[MAX_CPUS];
+	struct perf_persistent_info info = {
+		.size = sizeof(info),
+		.id = id,
+		.nr_cpus = MAX_CPUS,
+		.cpu_stats = (unsigned long)st,
+	};
+	unsigned int i;
+
+	if (ioctl(ctl, PERF_PERSISTENT_IOC_INFO, &info))
+		die("info %d: %s", id, strerror(errno));
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < info.nr_cpus && i < MAX_CPUS; i++) {
+		if (cpu >= 0 && st[i].cpu != (unsigned int)cpu)
+			continue;
+		sum->written += st[i].written;
+		sum->overwritten += st[i].overwritten;
+		sum->dropped += st[i].dropped;
+		sum->bytes += st[i].bytes;
+		sum->head = st[i].head;
+		sum->tail = st[i].tail;
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Configurations.  setup() makes the recorder exist, teardown() removes it
+ * and returns how many records it took (-1 if it cannot tell).
+ */
+
+struct config {
+	const char	*name;
+	const char	*what;
+	void		(*setup)(struct config *c);
+	long long	(*teardown)(struct config *c);
+	int		arg;
+	const char *const *prefix;	/* the loop runs under this command */
+	double		t[MAX_REPS];
+	long long	recorded[MAX_REPS];
+	double		ovh[MAX_REPS];	/* ns per event, against the same rep's base */
+	double		med, lo, hi, tmed;
+	int		skip;
+};
+
+static int rec_ids[2];
+static int other_ids[MAX_OTHERS];
+static int nr_others;
+static pid_t readers[8];
+static int nr_readers;
+static int native_fds[2 * MAX_CPUS];
+static void *native_maps[2 * MAX_CPUS];
+static int nr_native;
+static char perf_err[8192];
+
+static void base_setup(struct config *c)
+{
+	(void)c;
+}
+
+static long long base_teardown(struct config *c)
+{
+	(void)c;
+	return 0;
+}
+
+static const char *const recorded_tps[2] = {
+	"raw_syscalls/sys_enter", "raw_syscalls/sys_exit"
+};
+
+static long long pp_recorded(int paused)
+{
+	struct perf_persistent_cpu_stats a, b;
+
+	pp_stats(rec_ids[0], -1, &a);
+	pp_stats(rec_ids[1], -1, &b);
+	return paused ? a.dropped + b.dropped : a.written + b.written;
+}
+
+static long long module_refcnt(void)
+{
+	return read_num("/sys/module/perf_persistent/refcnt");
+}
+
+/* Start @n "perf record -a" readers of @events; wait until all are in. */
+static void readers_start(int n, const char *events)
+{
+	long long want = module_refcnt() + (long long)n * ncpus *
+			 (strchr(events, ',') ? 2 : 1);
+	double t0 = now();
+	int i;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (!pid) {
+			int fd = open("/dev/null", O_RDWR);
+
+			dup2(fd, 1);
+			dup2(fd, 2);
+			execlp("perf", "perf", "record", "-q", "-a", "-e", events,
+			       "-o", "/dev/null", NULL);
+			_exit(127);
+		}
+		readers[nr_readers++] = pid;
+	}
+	while (module_refcnt() < want) {
+		if (now() - t0 > 60)
+			die("perf readers did not start");
+		usleep(100000);
+	}
+	/* perf enables its events after opening them all. */
+	sleep(1);
+}
+
+static void readers_stop(void)
+{
+	int i;
+
+	for (i = 0; i < nr_readers; i++)
+		kill(readers[i], SIGINT);
+	for (i = 0; i < nr_readers; i++)
+		waitpid(readers[i], NULL, 0);
+	nr_readers = 0;
+}
+
+static void others_create(int n)
+{
+	char name[PERF_PERSISTENT_NAME_MAX];
+
+	for (nr_others = 0; nr_others < n; nr_others++) {
+		snprintf(name, sizeof(name), "bench_other_%d", nr_others);
+		other_ids[nr_others] = pp_create(name, "mce/mce_record", 0);
+	}
+}
+
+static void others_destroy(void)
+{
+	while (nr_others)
+		pp_destroy(other_ids[--nr_others]);
+}
+
+/* The two recorded events. */
+static void recorded_create(int paused)
+{
+	rec_ids[0] = pp_create("bench_sys_enter", recorded_tps[0], paused);
+	rec_ids[1] = pp_create("bench_sys_exit", recorded_tps[1], paused);
+}
+
+/* c->arg other events, then the two recorded ones. */
+static void pp_setup(struct config *c)
+{
+	others_create(c->arg);
+	recorded_create(0);
+}
+
+static long long pp_teardown(struct config *c)
+{
+	long long n = pp_recorded(0);
+
+	(void)c;
+	pp_destroy(rec_ids[0]);
+	pp_destroy(rec_ids[1]);
+	others_destroy();
+	return n;
+}
+
+/* Ablation: the same without the time (local_clock()) or the payload. */
+static void notime_setup(struct config *c)
+{
+	pp_fields = FIELDS & ~PERF_SAMPLE_TIME;
+	pp_setup(c);
+	pp_fields = FIELDS;
+}
+
+static void noraw_setup(struct config *c)
+{
+	pp_fields = FIELDS & ~PERF_SAMPLE_RAW;
+	pp_setup(c);
+	pp_fields = FIELDS;
+}
+
+static void floor_setup(struct config *c)
+{
+	(void)c;
+	recorded_create(1);
+}
+
+static long long floor_teardown(struct config *c)
+{
+	/* Records dropped while paused: what the handler saw. */
+	long long n = pp_recorded(1);
+
+	(void)c;
+	pp_destroy(rec_ids[0]);
+	pp_destroy(rec_ids[1]);
+	return n;
+}
+
+/* c->arg perf readers of the recorded events. */
+static void live_setup(struct config *c)
+{
+	recorded_create(0);
+	readers_start(c->arg, "persistent/bench_sys_enter,nohistory/,"
+			      "persistent/bench_sys_exit,nohistory/");
+}
+
+/* c->arg perf readers of mce_record, which does not fire. */
+static void idle_setup(struct config *c)
+{
+	recorded_create(0);
+	readers_start(c->arg, "persistent/mce_record/");
+}
+
+static long long readers_teardown(struct config *c)
+{
+	long long n = pp_recorded(0);
+
+	readers_stop();
+	pp_destroy(rec_ids[0]);
+	pp_destroy(rec_ids[1]);
+	(void)c;
+	return n;
+}
+
+static void native_setup(struct config *c)
+{
+	size_t len = 4096 + buffer_size;
+	int cpu, t;
+
+	(void)c;
+	for (cpu = 0; cpu < ncpus; cpu++)
+		for (t = 0; t < 2; t++) {
+			struct perf_event_attr attr = {
+				.size = sizeof(attr),
+				.type = PERF_TYPE_TRACEPOINT,
+				.config = tp_id(recorded_tps[t]),
+				.sample_period = 1,
+				.sample_type = FIELDS,
+				.write_backward = 1,
+			};
+			int fd = perf_open(&attr, cpu);
+			void *m;
+
+			if (fd < 0)
+				die("perf_event_open %s: %s", recorded_tps[t],
+				    strerror(errno));
+			/* Read-only: the kernel overwrites, as a flight recorder. */
+			m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+			if (m == MAP_FAILED)
+				die("mmap perf buffer: %s", strerror(errno));
+			native_fds[nr_native] = fd;
+			native_maps[nr_native++] = m;
+		}
+}
+
+static long long native_teardown(struct config *c)
+{
+	long long n = 0;
+
+	(void)c;
+	while (nr_native) {
+		unsigned long long count = 0;
+
+		nr_native--;
+		if (read(native_fds[nr_native], &count, sizeof(count)) == sizeof(count))
+			n += count;
+		munmap(native_maps[nr_native], 4096 + buffer_size);
+		close(native_fds[nr_native]);
+	}
+	return n;
+}
+
+static void ftrace_setup(struct config *c)
+{
+	char kb[32];
+	int t;
+
+	(void)c;
+	rmdir(FTRACE_INST);
+	if (mkdir(FTRACE_INST, 0755))
+		die("mkdir " FTRACE_INST ": %s", strerror(errno));
+	snprintf(kb, sizeof(kb), "%lu", buffer_size / 1024);
+	if (write_file(FTRACE_INST "/buffer_size_kb", kb) ||
+	    write_file(FTRACE_INST "/options/overwrite", "1"))
+		die("configuring the ftrace instance failed");
+	for (t = 0; t < 2; t++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), FTRACE_INST "/events/%s/enable",
+			 recorded_tps[t]);
+		if (write_file(path, "1"))
+			die("%s: %s", path, strerror(errno));
+	}
+	if (write_file(FTRACE_INST "/tracing_on", "1"))
+		die("tracing_on: %s", strerror(errno));
+}
+
+static long long ftrace_teardown(struct config *c)
+{
+	long long n = 0;
+	int cpu, t;
+
+	(void)c;
+	write_file(FTRACE_INST "/tracing_on", "0");
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), FTRACE_INST "/per_cpu/cpu%d/stats", cpu);
+		n += read_key(path, "entries") + read_key(path, "overrun");
+	}
+	for (t = 0; t < 2; t++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), FTRACE_INST "/events/%s/enable",
+			 recorded_tps[t]);
+		write_file(path, "0");
+	}
+	if (rmdir(FTRACE_INST))
+		die("rmdir " FTRACE_INST ": %s", strerror(errno));
+	return n;
+}
+
+static const char *const perf_record_cmd[] = {
+	"/usr/bin/perf", "record", "-o", "/dev/null", "-e", "raw_syscalls:*",
+	"--", NULL
+};
+
+static void perf_record_setup(struct config *c)
+{
+	(void)c;
+}
+
+/* "[ perf record: Captured and wrote ... (N samples) ]" */
+static long long perf_record_teardown(struct config *c)
+{
+	const char *p = strstr(perf_err, " samples)");
+
+	(void)c;
+	if (!p)
+		return -1;
+	while (p > perf_err && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return atoll(p);
+}
+
+#define CONFIG(n, w, s, t, a, p) \
+	{ .name = n, .what = w, .setup = s, .teardown = t, .arg = a, .prefix = p }
+
+static struct config configs[] = {
+	CONFIG("base", "nothing recording", base_setup, base_teardown, 0, NULL),
+	CONFIG("perf-native", "perf_event_open, write_backward, read-only mmap",
+	       native_setup, native_teardown, 0, NULL),
+	CONFIG("perf-record", "perf record -o /dev/null -e raw_syscalls:*",
+	       perf_record_setup, perf_record_teardown, 0, perf_record_cmd),
+	CONFIG("ftrace", "tracefs instance, overwrite", ftrace_setup,
+	       ftrace_teardown, 0, NULL),
+	CONFIG("persistent", "persistent events", pp_setup, pp_teardown, 0, NULL),
+	CONFIG("floor", "persistent events, paused", floor_setup, floor_teardown,
+	       0, NULL),
+	CONFIG("no-time", "persistent without the time field", notime_setup,
+	       pp_teardown, 0, NULL),
+	CONFIG("no-raw", "persistent without the raw payload", noraw_setup,
+	       pp_teardown, 0, NULL),
+	CONFIG("others-1", "persistent + 1 other event", pp_setup, pp_teardown,
+	       1, NULL),
+	CONFIG("others-10", "persistent + 10 other events", pp_setup,
+	       pp_teardown, 10, NULL),
+	CONFIG("others-100", "persistent + 100 other events", pp_setup,
+	       pp_teardown, 100, NULL),
+	CONFIG("others-1000", "persistent + 1000 other events", pp_setup,
+	       pp_teardown, 1000, NULL),
+	CONFIG("idle-readers-1", "persistent + 1 perf reader of mce_record",
+	       idle_setup, readers_teardown, 1, NULL),
+	CONFIG("idle-readers-4", "persistent + 4 perf readers of mce_record",
+	       idle_setup, readers_teardown, 4, NULL),
+	CONFIG("live-readers-1", "persistent + 1 perf reader of the recorded events",
+	       live_setup, readers_teardown, 1, NULL),
+	CONFIG("live-readers-4", "persistent + 4 perf readers of the recorded events",
+	       live_setup, readers_teardown, 4, NULL),
+};
+
+#define NR_CONFIGS	(sizeof(configs) / sizeof(configs[0]))
+
+static struct config *config(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_CONFIGS; i++)
+		if (!strcmp(configs[i].name, name))
+			return &configs[i];
+	die("no configuration %s", name);
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, unsigned int n, double *lo, double *hi)
+{
+	double s[MAX_REPS];
+
+	memcpy(s, v, n * sizeof(*v));
+	qsort(s, n, sizeof(*s), cmp_double);
+	if (lo)
+		*lo = s[0];
+	if (hi)
+		*hi = s[n - 1];
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static void run_configs(void)
+{
+	unsigned int r, i;
+
+	for (r = 0; r < reps; r++) {
+		/* Interleaved; each round starts one configuration later. */
+		for (i = 0; i < NR_CONFIGS; i++) {
+			struct config *c = &configs[(i + r) % NR_CONFIGS];
+
+			if (c->skip)
+				continue;
+			c->setup(c);
+			c->t[r] = run_loop(calls, c->prefix, perf_err,
+					   sizeof(perf_err));
+			c->recorded[r] = c->teardown(c);
+		}
+		fprintf(stderr, "ppbench: round %u of %u done\n", r + 1, reps);
+	}
+	for (i = 0; i < NR_CONFIGS; i++) {
+		struct config *c = &configs[i];
+
+		for (r = 0; r < reps; r++)
+			c->ovh[r] = (c->t[r] - configs[0].t[r]) * 1e9 / (2.0 * calls);
+		c->med = median(c->ovh, reps, &c->lo, &c->hi);
+		c->tmed = median(c->t, reps, NULL, NULL);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Side measurements.
+ */
+
+struct replay {
+	unsigned long	buffer_size;	/* of the persistent event */
+	long long	history, delivered, lost;
+	double		seconds;
+};
+
+static struct {
+	struct replay replay[2];
+	double mmap_mb_s, mmap_rec_s;
+	long long mmap_records;
+	double mem_per_event, buffers_per_event;
+	double create_ms, destroy_ms;
+} side;
+
+/* Fill CPU 0's buffer of @id by running the loop; then pause it. */
+static void fill(int id, unsigned long size)
+{
+	/* A raw_syscalls record is under 100 bytes: two laps of the buffer. */
+	run_loop(2 * size / 64, NULL, NULL, 0);
+	if (ioctl(ctl, PERF_PERSISTENT_IOC_PAUSE, id))
+		die("pause: %s", strerror(errno));
+}
+
+static int pmu_type(void)
+{
+	return read_num(PMU_DIR "/type");
+}
+
+/*
+ * History replay: a reader with perf record's default ring (512 KiB),
+ * consumed as perf consumes it, from a CPU other than the one delivering,
+ * opened on a buffer of @rp->buffer_size full of records: how fast every
+ * held record arrives, and how many are lost.
+ */
+static void measure_replay(struct replay *rp)
+{
+	struct perf_persistent_cpu_stats st;
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = pmu_type(),
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_RAW,
+		.disabled = 1,
+	};
+	size_t ring = 512 * 1024, len = 4096 + ring;
+	unsigned long saved = buffer_size;
+	struct perf_event_mmap_page *pg;
+	unsigned long long pos = 0, count = 0;
+	int done = 0;
+	char *data;
+	double t0, t1;
+	int id, fd;
+
+	buffer_size = rp->buffer_size;
+	id = pp_create("bench_replay", recorded_tps[0], 0);
+	buffer_size = saved;
+	fill(id, rp->buffer_size);
+	pp_stats(id, 0, &st);
+	rp->history = st.written - st.overwritten;
+
+	attr.config = id;
+	fd = perf_open(&attr, 0);
+	if (fd < 0)
+		die("reader open: %s", strerror(errno));
+	pg = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (pg == MAP_FAILED)
+		die("reader mmap: %s", strerror(errno));
+	data = (char *)pg + 4096;
+	rp->delivered = rp->lost = 0;
+	pin(ncpus > 1 ? 1 : 0);
+	t0 = now();
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		die("reader enable: %s", strerror(errno));
+	for (;;) {
+		unsigned long long head = __atomic_load_n(&pg->data_head,
+							  __ATOMIC_ACQUIRE);
+
+		while (pos < head) {
+			struct perf_event_header *h = (void *)(data + pos % ring);
+
+			if (h->type == PERF_RECORD_SAMPLE)
+				rp->delivered++;
+			pos += h->size;
+		}
+		__atomic_store_n(&pg->data_tail, pos, __ATOMIC_RELEASE);
+		t1 = now();
+		if (done || t1 - t0 > 60)
+			break;
+		/* The reader counts the records it was given; lost or not. */
+		if (read(fd, &count, sizeof(count)) != sizeof(count))
+			die("reader read: %s", strerror(errno));
+		done = count >= (unsigned long long)rp->history;
+		if (!done)
+			sched_yield();
+	}
+	/* perf reports a loss only with the next sample written; count it. */
+	rp->lost = count - rp->delivered;
+	rp->seconds = t1 - t0;
+	munmap(pg, len);
+	close(fd);
+	pp_destroy(id);
+}
+
+/*
+ * The mmap reader: map CPU 0's buffer read-only, copy it out and walk it
+ * from the head (newest) to the tail, decoding every record.
+ */
+static void measure_mmap(void)
+{
+	unsigned long size = 4UL << 20;
+	unsigned long saved = buffer_size;
+	struct perf_persistent_page_ext *ext;
+	struct perf_event_mmap_page *pg;
+	unsigned long long head, tail, records = 0, bytes = 0;
+	char *copy = malloc(size);
+	double t0, t1;
+	int id, pass, passes = 20;
+
+	buffer_size = size;
+	id = pp_create("bench_mmap", recorded_tps[0], 0);
+	buffer_size = saved;
+	fill(id, size);
+	pg = mmap(NULL, 4096 + size, PROT_READ, MAP_SHARED, ctl,
+		  PERF_PERSISTENT_MMAP_OFFSET(id, 0));
+	if (pg == MAP_FAILED || !copy)
+		die("mmap buffer: %s", strerror(errno));
+	ext = (void *)((char *)pg + PERF_PERSISTENT_PAGE_EXT_OFFSET);
+
+	t0 = now();
+	for (pass = 0; pass < passes; pass++) {
+		unsigned long long pos;
+
+		head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+		tail = __atomic_load_n(&ext->tail, __ATOMIC_ACQUIRE);
+		memcpy(copy, (char *)pg + 4096, size);
+		for (pos = head; pos != tail; ) {
+			const struct perf_event_header *h =
+				(void *)(copy + (pos & (size - 1)));
+			struct pp_decoded d;
+			char rec[1024];
+			unsigned long off = pos & (size - 1);
+			unsigned int first;
+
+			if (h->size > sizeof(rec) || !h->size)
+				die("mmap walk: bad record at %llu", pos);
+			/* A record may wrap round the end of the area. */
+			first = size - off < h->size ? size - off : h->size;
+			memcpy(rec, copy + off, first);
+			memcpy(rec + first, copy, h->size - first);
+			if (pp_decode(rec, h->size, FIELDS, &d))
+				die("mmap walk: undecodable record at %llu", pos);
+			records++;
+			bytes += h->size;
+			pos += h->size;
+		}
+	}
+	t1 = now();
+	side.mmap_records = records / passes;
+	side.mmap_mb_s = bytes / (t1 - t0) / 1e6;
+	side.mmap_rec_s = records / (t1 - t0);
+	munmap(pg, 4096 + size);
+	free(copy);
+	pp_destroy(id);
+}
+
+/* Memory per event and create/destroy time, with 1000 events. */
+static void measure_lifecycle(void)
+{
+	long long before, after;
+	double t0, t1, t2;
+
+	sync();
+	before = read_key("/proc/meminfo", "MemFree");
+	t0 = now();
+	others_create(MAX_OTHERS);
+	t1 = now();
+	after = read_key("/proc/meminfo", "MemFree");
+	others_destroy();
+	t2 = now();
+	side.create_ms = (t1 - t0) * 1e3;
+	side.destroy_ms = (t2 - t1) * 1e3;
+	side.mem_per_event = (before - after) * 1024.0 / MAX_OTHERS;
+	side.buffers_per_event = (double)ncpus * (4096 + buffer_size);
+}
+
+/* ------------------------------------------------------------------------
+ * Output.
+ */
+
+static void print_table(void)
+{
+	unsigned int i;
+
+	printf("\nppbench: %lu x close(-1) on CPU 0, %u interleaved rounds, %d CPUs, "
+	       "%lu KiB per-CPU buffers\n", calls, reps, ncpus, buffer_size / 1024);
+	printf("%-16s %10s %12s %12s %12s %14s  %s\n", "config", "time/s",
+	       "ns/event", "min", "max", "recorded", "what");
+	for (i = 0; i < NR_CONFIGS; i++) {
+		struct config *c = &configs[i];
+
+		if (c->skip)
+			continue;
+		printf("%-16s %10.3f %12.1f %12.1f %12.1f %14lld  %s\n", c->name,
+		       c->tmed, c->med, c->lo, c->hi, c->recorded[0], c->what);
+	}
+	for (i = 0; i < 2; i++) {
+		struct replay *rp = &side.replay[i];
+
+		printf("%shistory replay from a %lu KiB buffer: %lld records held, "
+		       "%lld delivered, %lld lost, %.3f s, %.0f records/s\n",
+		       i ? "" : "\n", rp->buffer_size / 1024, rp->history,
+		       rp->delivered, rp->lost, rp->seconds,
+		       rp->delivered / rp->seconds);
+	}
+	printf("mmap reader: %lld records per pass, %.0f records/s, %.1f MB/s\n",
+	       side.mmap_records, side.mmap_rec_s, side.mmap_mb_s);
+	printf("memory per event: %.0f bytes (%.0f of them buffers and control pages)\n",
+	       side.mem_per_event, side.buffers_per_event);
+	printf("1000 events: create %.0f ms, destroy %.0f ms\n",
+	       side.create_ms, side.destroy_ms);
+}
+
+static void print_json(void)
+{
+	unsigned int i, r;
+
+	printf("----- BEGIN results.json -----\n{\n");
+	printf("  \"calls\": %lu,\n  \"reps\": %u,\n  \"cpus\": %d,\n"
+	       "  \"buffer_size\": %lu,\n", calls, reps, ncpus, buffer_size);
+	printf("  \"configs\": [\n");
+	for (i = 0; i < NR_CONFIGS; i++) {
+		struct config *c = &configs[i];
+
+		if (c->skip)
+			continue;
+		printf("%s    { \"name\": \"%s\", \"what\": \"%s\",\n"
+		       "      \"median_time_s\": %.6f, \"ns_per_event\": %.2f, "
+		       "\"min\": %.2f, \"max\": %.2f,\n      \"time_s\": [",
+		       i ? ",\n" : "", c->name, c->what, c->tmed, c->med, c->lo, c->hi);
+		for (r = 0; r < reps; r++)
+			printf("%s%.6f", r ? ", " : "", c->t[r]);
+		printf("],\n      \"recorded\": [");
+		for (r = 0; r < reps; r++)
+			printf("%s%lld", r ? ", " : "", c->recorded[r]);
+		printf("] }");
+	}
+	printf("\n  ],\n");
+	printf("  \"replay\": [\n");
+	for (i = 0; i < 2; i++) {
+		struct replay *rp = &side.replay[i];
+
+		printf("    { \"buffer_size\": %lu, \"history\": %lld, \"delivered\": %lld, "
+		       "\"lost\": %lld, \"seconds\": %.6f, \"records_per_s\": %.0f }%s\n",
+		       rp->buffer_size, rp->history, rp->delivered, rp->lost,
+		       rp->seconds, rp->delivered / rp->seconds, i ? "" : ",");
+	}
+	printf("  ],\n");
+	printf("  \"mmap_reader\": { \"records_per_pass\": %lld, \"records_per_s\": %.0f, "
+	       "\"mb_per_s\": %.2f },\n", side.mmap_records, side.mmap_rec_s,
+	       side.mmap_mb_s);
+	printf("  \"memory_per_event\": { \"bytes\": %.0f, \"buffers_bytes\": %.0f },\n",
+	       side.mem_per_event, side.buffers_per_event);
+	printf("  \"events_1000\": { \"create_ms\": %.1f, \"destroy_ms\": %.1f },\n",
+	       side.create_ms, side.destroy_ms);
+	printf("  \"ratios\": { \"persistent/perf-native\": %.3f, "
+	       "\"persistent/ftrace\": %.3f, \"persistent/floor\": %.3f }\n}\n",
+	       config("persistent")->med / config("perf-native")->med,
+	       config("persistent")->med / config("ftrace")->med,
+	       config("persistent")->med / config("floor")->med);
+	printf("----- END results.json -----\n");
+
+	/* gnuplot: index, name, median, min, max (base left out). */
+	printf("----- BEGIN overhead.dat -----\n");
+	for (i = 1; i < NR_CONFIGS; i++)
+		if (!configs[i].skip)
+			printf("%u %s %.2f %.2f %.2f\n", i, configs[i].name,
+		       configs[i].med, configs[i].lo, configs[i].hi);
+	printf("----- END overhead.dat -----\n");
+}
+
+static void usage(void)
+{
+	fputs("usage: ppbench run [-r REPS] [-n CALLS] [-t SECONDS] [-b KIB] [-c CONFIG,...]\n"
+	      "       ppbench loop CALLS\n", stderr);
+	exit(129);
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = NULL;
+	unsigned int i;
+	int opt;
+
+	self = "/proc/self/exe";
+	if (argc == 3 && !strcmp(argv[1], "loop"))
+		return loop_main(strtoul(argv[2], NULL, 0));
+	if (argc < 2 || strcmp(argv[1], "run"))
+		usage();
+	optind = 2;
+	while ((opt = getopt(argc, argv, "r:n:t:b:c:")) != -1) {
+		switch (opt) {
+		case 'c':
+			only = optarg;
+			break;
+		case 'r':
+			reps = atoi(optarg);
+			break;
+		case 'n':
+			calls = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			target_s = atof(optarg);
+			break;
+		case 'b':
+			buffer_size = strtoul(optarg, NULL, 0) * 1024;
+			break;
+		default:
+			usage();
+		}
+	}
+	/* -c a,b: those configurations and base only (for development). */
+	for (i = 1; only && i < NR_CONFIGS; i++) {
+		const char *p = strstr(only, configs[i].name);
+		size_t len = strlen(configs[i].name);
+
+		configs[i].skip = !p || (p != only && p[-1] != ',') ||
+				  (p[len] && p[len] != ',');
+	}
+	if (reps < 1 || reps > MAX_REPS)
+		die("-r: 1 to %d rounds", MAX_REPS);
+	self = realpath("/proc/self/exe", NULL);
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpus > MAX_CPUS)
+		die("more than %d CPUs", MAX_CPUS);
+	ctl = open(PERF_PERSISTENT_DEVICE, O_RDWR);
+	if (ctl < 0)
+		die(PERF_PERSISTENT_DEVICE ": %s", strerror(errno));
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	if (!calls) {
+		/* Calibrate: the bare loop should take target_s. */
+		double t = run_loop(100000, NULL, NULL, 0);
+
+		calls = 100000 * target_s / t;
+	}
+	fprintf(stderr, "ppbench: %lu calls per run\n", calls);
+
+	run_configs();
+	side.replay[0].buffer_size = buffer_size;
+	side.replay[1].buffer_size = 16 * buffer_size;
+	measure_replay(&side.replay[0]);
+	measure_replay(&side.replay[1]);
+	measure_mmap();
+	measure_lifecycle();
+
+	print_table();
+	print_json();
+	printf("RATIO persistent/perf-native=%.3f\n",
+	       config("persistent")->med / config("perf-native")->med);
+	printf("RATIO persistent/ftrace=%.3f\n",
+	       config("persistent")->med / config("ftrace")->med);
+	printf("RATIO persistent/floor=%.3f\n",
+	       config("persistent")->med / config("floor")->med);
+	return 0;
+}
