@@ -118,10 +118,8 @@ int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
 {
 	unsigned long head, new;
 
-	if (unlikely(READ_ONCE(buf->paused))) {
-		local64_inc(&buf->dropped);
+	if (pp_buffer_drop_paused(buf))
 		return -EAGAIN;
-	}
 	if (unlikely(size > buf->size)) {
 		local64_inc(&buf->dropped);
 		return -E2BIG;

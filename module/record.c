@@ -165,10 +165,8 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 	void *dst;
 	int ret;
 
-	if (unlikely(READ_ONCE(buf->paused))) {
-		local64_inc(&buf->dropped);
+	if (pp_buffer_drop_paused(buf))
 		return -EAGAIN;
-	}
 
 	size = fmt->fixed_size;
 	if (fmt->sample_type & PERF_SAMPLE_RAW) {

@@ -105,6 +105,19 @@ static inline void *pp_buffer_ptr(struct pp_buffer *buf, unsigned long pos,
 int pp_buffer_next_oldest(struct pp_buffer *buf, unsigned long *pos,
 			  unsigned long limit, void *dst, unsigned int max);
 void pp_buffer_set_paused(struct pp_buffer *buf, bool paused);
+
+/*
+ * While @buf is paused, count a record as dropped and return true.  Any
+ * context; a writer tests it before taking anything for its record.
+ */
+static inline bool pp_buffer_drop_paused(struct pp_buffer *buf)
+{
+	if (likely(!READ_ONCE(buf->paused)))
+		return false;
+	local64_inc(&buf->dropped);
+	return true;
+}
+
 void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st);
 void pp_buffer_read(const struct pp_buffer *buf, unsigned long pos,
 		    void *dst, unsigned int len);
