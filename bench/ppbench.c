@@ -49,7 +49,7 @@
 
 static unsigned int reps = 5;
 static unsigned long calls;
-static double target_s = 2.0;
+static double target_s = 0.1;
 static unsigned long buffer_size = 64 * 1024;
 static int ncpus;
 static int ctl = -1;
@@ -335,11 +335,13 @@ static long long module_refcnt(void)
 	return read_num("/sys/module/perf_persistent/refcnt");
 }
 
-/* Start @n "perf record -a" readers of @events; wait until all are in. */
-static void readers_start(int n, const char *events)
+/*
+ * Start @n "perf record -a" readers of @events (@nr_events of them); wait
+ * until all are in: each perf opens a reader per event and CPU.
+ */
+static void readers_start(int n, const char *events, int nr_events)
 {
-	long long want = module_refcnt() + (long long)n * ncpus *
-			 (strchr(events, ',') ? 2 : 1);
+	long long want = module_refcnt() + (long long)n * ncpus * nr_events;
 	double t0 = now();
 	int i;
 
@@ -402,6 +404,16 @@ static void recorded_create(int paused)
 	rec_ids[1] = pp_create("bench_sys_exit", recorded_tps[1], paused);
 }
 
+/* Destroy the two recorded events; return what they recorded (or dropped). */
+static long long recorded_destroy(int paused)
+{
+	long long n = pp_recorded(paused);
+
+	pp_destroy(rec_ids[0]);
+	pp_destroy(rec_ids[1]);
+	return n;
+}
+
 /* c->arg other events, then the two recorded ones. */
 static void pp_setup(struct config *c)
 {
@@ -411,11 +423,9 @@ static void pp_setup(struct config *c)
 
 static long long pp_teardown(struct config *c)
 {
-	long long n = pp_recorded(0);
+	long long n = recorded_destroy(0);
 
 	(void)c;
-	pp_destroy(rec_ids[0]);
-	pp_destroy(rec_ids[1]);
 	others_destroy();
 	return n;
 }
@@ -423,15 +433,17 @@ static long long pp_teardown(struct config *c)
 /* Ablation: the same without the time (local_clock()) or the payload. */
 static void notime_setup(struct config *c)
 {
+	(void)c;
 	pp_fields = FIELDS & ~PERF_SAMPLE_TIME;
-	pp_setup(c);
+	recorded_create(0);
 	pp_fields = FIELDS;
 }
 
 static void noraw_setup(struct config *c)
 {
+	(void)c;
 	pp_fields = FIELDS & ~PERF_SAMPLE_RAW;
-	pp_setup(c);
+	recorded_create(0);
 	pp_fields = FIELDS;
 }
 
@@ -441,15 +453,11 @@ static void floor_setup(struct config *c)
 	recorded_create(1);
 }
 
+/* Records dropped while paused: what the handler saw. */
 static long long floor_teardown(struct config *c)
 {
-	/* Records dropped while paused: what the handler saw. */
-	long long n = pp_recorded(1);
-
 	(void)c;
-	pp_destroy(rec_ids[0]);
-	pp_destroy(rec_ids[1]);
-	return n;
+	return recorded_destroy(1);
 }
 
 /* c->arg perf readers of the recorded events. */
@@ -457,25 +465,21 @@ static void live_setup(struct config *c)
 {
 	recorded_create(0);
 	readers_start(c->arg, "persistent/bench_sys_enter,nohistory/,"
-			      "persistent/bench_sys_exit,nohistory/");
+			      "persistent/bench_sys_exit,nohistory/", 2);
 }
 
 /* c->arg perf readers of mce_record, which does not fire. */
 static void idle_setup(struct config *c)
 {
 	recorded_create(0);
-	readers_start(c->arg, "persistent/mce_record/");
+	readers_start(c->arg, "persistent/mce_record/", 1);
 }
 
 static long long readers_teardown(struct config *c)
 {
-	long long n = pp_recorded(0);
-
-	readers_stop();
-	pp_destroy(rec_ids[0]);
-	pp_destroy(rec_ids[1]);
 	(void)c;
-	return n;
+	readers_stop();
+	return recorded_destroy(0);
 }
 
 static void native_setup(struct config *c)
@@ -717,7 +721,7 @@ static struct {
 /* Fill CPU 0's buffer of @id by running the loop; then pause it. */
 static void fill(int id, unsigned long size)
 {
-	/* A raw_syscalls record is under 100 bytes: two laps of the buffer. */
+	/* Records of sys_enter take over 64 bytes: at least two laps. */
 	run_loop(2 * size / 64, NULL, NULL, 0);
 	if (ioctl(ctl, PERF_PERSISTENT_IOC_PAUSE, id))
 		die("pause: %s", strerror(errno));
