@@ -216,6 +216,33 @@ static void pp_buffer_test_many_wraps(struct kunit *test)
 	pp_buffer_free(buf);
 }
 
+/*
+ * Records longer than the 64 slots of a bitmap word, next to short ones:
+ * eviction finds starts beyond the word of the evicted record's last slot
+ * (and across the end of the bitmap) as well as in it.
+ */
+static void pp_buffer_test_long_records(struct kunit *test)
+{
+	static const unsigned int sizes[] = { 16, 1024, 24, 520, 4000, 512 };
+	struct pp_buffer *buf = new_buffer(test, 2 * PAGE_SIZE);
+	struct pp_buffer_stats st;
+	unsigned int i, held;
+
+	for (i = 1; i <= 600; i++) {
+		unsigned int size = sizes[i % ARRAY_SIZE(sizes)];
+
+		KUNIT_ASSERT_EQ(test, put_record(buf, size, i), 0);
+	}
+	held = walk(test, buf, 600);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 600ULL);
+	KUNIT_EXPECT_EQ(test, st.written, (u64)held + st.overwritten);
+	/* 8 KiB holds the newest records that fit: at least 16 + 4000 bytes' worth. */
+	KUNIT_EXPECT_GE(test, st.tail - st.head, 8192ULL - 4000);
+	KUNIT_EXPECT_LE(test, st.tail - st.head, 8192ULL);
+	pp_buffer_free(buf);
+}
+
 /* Paused: records are dropped and counted, the history stays. */
 static void pp_buffer_test_pause(struct kunit *test)
 {
@@ -436,6 +463,7 @@ static struct kunit_case pp_buffer_test_cases[] = {
 	KUNIT_CASE(pp_buffer_test_full_then_overwrite),
 	KUNIT_CASE(pp_buffer_test_straddle),
 	KUNIT_CASE(pp_buffer_test_many_wraps),
+	KUNIT_CASE(pp_buffer_test_long_records),
 	KUNIT_CASE(pp_buffer_test_pause),
 	KUNIT_CASE(pp_buffer_test_too_big),
 	KUNIT_CASE(pp_buffer_test_nested),

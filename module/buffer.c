@@ -100,50 +100,6 @@ void pp_buffer_free(struct pp_buffer *buf)
 }
 
 /**
- * pp_buffer_reserve - claim space for a record of @size bytes
- * @buf: this CPU's buffer
- * @size: record size, a multiple of PP_RECORD_ALIGN
- * @pos: out: logical position of the record's first byte
- *
- * Any context, preemption disabled, on the CPU owning @buf.  On success the
- * caller writes the record with pp_buffer_write() and must call
- * pp_buffer_commit().  On failure the record is counted as dropped and
- * nothing is to be committed.
- *
- * Return: 0, -EAGAIN while paused, -E2BIG if the record can never fit,
- * -ENOSPC if interrupted writers hold the space.
- */
-int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
-		      unsigned long *pos)
-{
-	unsigned long head, new;
-
-	if (pp_buffer_drop_paused(buf))
-		return -EAGAIN;
-	if (unlikely(size > buf->size)) {
-		local64_inc(&buf->dropped);
-		return -E2BIG;
-	}
-
-	local_inc(&buf->nest);
-	/* The nest count before the head: see pp_buffer_commit(). */
-	barrier();
-	do {
-		head = local_read(&buf->head);
-		new = head - size;
-		if (unlikely(READ_ONCE(buf->done) - new > buf->size)) {
-			local64_inc(&buf->dropped);
-			/* Publish what the writers we interrupted left to us. */
-			pp_buffer_commit(buf);
-			return -ENOSPC;
-		}
-	} while (local_cmpxchg(&buf->head, head, new) != head);
-
-	*pos = new;
-	return 0;
-}
-
-/**
  * pp_buffer_write - copy @len bytes to logical position @pos
  * @buf: the buffer
  * @pos: position inside a reserved record
@@ -192,21 +148,37 @@ void pp_buffer_read(const struct pp_buffer *buf, unsigned long pos,
 		memcpy(dst + first, buf->data, len - first);
 }
 
+/* oldest_start() when the record's start is not in its last slot's word. */
+static noinline unsigned long oldest_start_far(const struct pp_buffer *buf,
+					       unsigned long last)
+{
+	unsigned long bit = find_last_bit(buf->starts, last + 1);
+
+	if (bit > last)
+		bit = find_last_bit(buf->starts, buf->size / PP_RECORD_ALIGN);
+	return bit;
+}
+
 /*
  * Logical start of the oldest held record: the highest marked slot below
  * @tail.  Only called while records are held, so a mark exists within one
- * buffer size below @tail.
+ * buffer size below @tail.  Once per overwritten record: a record is rarely
+ * longer than 64 slots, so its start is nearly always in the word of its
+ * last slot, which is all this looks at.
  */
-static unsigned long oldest_start(const struct pp_buffer *buf,
-				  unsigned long tail)
+static __always_inline unsigned long oldest_start(const struct pp_buffer *buf,
+						  unsigned long tail)
 {
 	unsigned long nbits = buf->size / PP_RECORD_ALIGN;
 	unsigned long last = slot(buf, tail - PP_RECORD_ALIGN);
+	unsigned long word = buf->starts[BIT_WORD(last)] &
+			     BITMAP_LAST_WORD_MASK(last + 1);
 	unsigned long bit;
 
-	bit = find_last_bit(buf->starts, last + 1);
-	if (bit > last)
-		bit = find_last_bit(buf->starts, nbits);
+	if (likely(word))
+		bit = round_down(last, BITS_PER_LONG) + __fls(word);
+	else
+		bit = oldest_start_far(buf, last);
 	return tail - PP_RECORD_ALIGN -
 	       ((last - bit) & (nbits - 1)) * PP_RECORD_ALIGN;
 }

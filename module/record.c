@@ -76,9 +76,10 @@ void pp_record_fmt_init(struct pp_record_fmt *fmt, u64 sample_type, u64 id)
  * are taken here, after the space is reserved: the time is the time the
  * record got its place, so records are ordered by time from the head.
  */
-static void fill_fixed(u64 *p, const struct pp_record_fmt *fmt,
-		       const struct perf_sample_data *data,
-		       struct pt_regs *regs, unsigned int size)
+static __always_inline void fill_fixed(u64 *p,
+				       const struct pp_record_fmt *fmt,
+				       const struct perf_sample_data *data,
+				       struct pt_regs *regs, unsigned int size)
 {
 	struct perf_event_header *hdr = (void *)p++;
 	u64 type = fmt->sample_type;
@@ -115,13 +116,14 @@ static void fill_fixed(u64 *p, const struct pp_record_fmt *fmt,
 
 /*
  * The record at @pos wraps round the end of the data area (once per lap):
- * assemble the fixed part on the stack and copy piecewise.
+ * assemble the fixed part on the stack and copy piecewise.  Out of line, so
+ * that the common path has no stack buffer to set up.
  */
-static void write_wrapped(struct pp_buffer *buf, unsigned long pos,
-			  const struct pp_record_fmt *fmt,
-			  const struct perf_sample_data *data,
-			  struct pt_regs *regs, unsigned int size,
-			  u32 raw_size, u32 raw_pad)
+static noinline void write_wrapped(struct pp_buffer *buf, unsigned long pos,
+				   const struct pp_record_fmt *fmt,
+				   const struct perf_sample_data *data,
+				   struct pt_regs *regs, unsigned int size,
+				   u32 raw_size, u32 raw_pad)
 {
 	u64 fixed[PP_RECORD_FIXED_MAX / sizeof(u64)];
 	const struct perf_raw_frag *frag;
@@ -204,7 +206,9 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 			memcpy(dst, frag->data, frag->size);
 			dst += frag->size;
 		}
-		memset(dst, 0, raw_pad);
+		/* perf's tracepoint payloads come padded already. */
+		if (raw_pad)
+			memset(dst, 0, raw_pad);
 	}
 out:
 	pp_buffer_commit(buf);

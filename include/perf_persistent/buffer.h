@@ -81,8 +81,6 @@ struct pp_buffer {
 struct pp_buffer *pp_buffer_alloc(unsigned long size);
 void pp_buffer_free(struct pp_buffer *buf);
 
-int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
-		      unsigned long *pos);
 void pp_buffer_write(struct pp_buffer *buf, unsigned long pos,
 		     const void *src, unsigned int len);
 void pp_buffer_zero(struct pp_buffer *buf, unsigned long pos,
@@ -116,6 +114,52 @@ static inline bool pp_buffer_drop_paused(struct pp_buffer *buf)
 		return false;
 	local64_inc(&buf->dropped);
 	return true;
+}
+
+/**
+ * pp_buffer_reserve - claim space for a record of @size bytes
+ * @buf: this CPU's buffer
+ * @size: record size, a multiple of PP_RECORD_ALIGN
+ * @pos: out: logical position of the record's first byte
+ *
+ * Any context, preemption disabled, on the CPU owning @buf.  On success the
+ * caller writes the record with pp_buffer_write() and must call
+ * pp_buffer_commit().  On failure the record is counted as dropped and
+ * nothing is to be committed.
+ *
+ * Return: 0, -EAGAIN while paused, -E2BIG if the record can never fit,
+ * -ENOSPC if interrupted writers hold the space.
+ *
+ * Inline: the record path keeps @pos in a register.
+ */
+static inline int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
+				    unsigned long *pos)
+{
+	unsigned long head, new;
+
+	if (pp_buffer_drop_paused(buf))
+		return -EAGAIN;
+	if (unlikely(size > buf->size)) {
+		local64_inc(&buf->dropped);
+		return -E2BIG;
+	}
+
+	local_inc(&buf->nest);
+	/* The nest count before the head: see pp_buffer_commit(). */
+	barrier();
+	do {
+		head = local_read(&buf->head);
+		new = head - size;
+		if (unlikely(READ_ONCE(buf->done) - new > buf->size)) {
+			local64_inc(&buf->dropped);
+			/* Publish what the writers we interrupted left to us. */
+			pp_buffer_commit(buf);
+			return -ENOSPC;
+		}
+	} while (local_cmpxchg(&buf->head, head, new) != head);
+
+	*pos = new;
+	return 0;
 }
 
 void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st);
