@@ -4,7 +4,8 @@
  * side with perf's own ring buffer and ftrace, in one boot (Documentation/
  * benchmark.rst).
  *
- *   ppbench run [-r REPS] [-n CALLS] [-t SECONDS] [-b KIB] [-q]
+ *   ppbench run [-r REPS] [-n CALLS] [-t SECONDS] [-b KIB] [-c CONFIG,...]
+ *   ppbench insns [-n CALLS] [-b KIB] [-c CONFIG,...]
  *   ppbench loop CALLS
  *
  * "run" times "loop" (close(-1) CALLS times on CPU 0, as seed 001 did) under
@@ -12,6 +13,10 @@
  * (history replay, mmap reading, memory, create/destroy).  It prints a
  * table, the results as JSON and gnuplot data between marker lines, and
  * the three RATIO lines last.
+ *
+ * "insns" runs each configuration's loop once, for the instruction-counting
+ * QEMU plugin (bench/insns.c): the loop marks its start and end with NOPs
+ * the plugin recognises, and one line per loop names its configuration.
  */
 
 #define _GNU_SOURCE
@@ -146,6 +151,14 @@ static int perf_open(struct perf_event_attr *attr, int cpu)
  * The timed loop.
  */
 
+/*
+ * Markers for bench/insns.c: a 9-byte NOP, nopw DISP(%rax,%rax,1), whose
+ * displacement reads "PPM0" (a loop starts) or "PPM1" (it ended).  Plain
+ * NOPs anywhere else.
+ */
+#define MARK_BEGIN() asm volatile(".byte 0x66,0x0f,0x1f,0x84,0x00,'P','P','M','0'")
+#define MARK_END() asm volatile(".byte 0x66,0x0f,0x1f,0x84,0x00,'P','P','M','1'")
+
 static int loop_main(unsigned long n)
 {
 	double t0, t1;
@@ -153,8 +166,10 @@ static int loop_main(unsigned long n)
 
 	pin(0);
 	t0 = now();
+	MARK_BEGIN();
 	for (i = 0; i < n; i++)
 		close(-1);
+	MARK_END();
 	t1 = now();
 	printf("%.0f\n", (t1 - t0) * 1e9);
 	return 0;
@@ -447,6 +462,15 @@ static void noraw_setup(struct config *c)
 	pp_fields = FIELDS;
 }
 
+/* What an ftrace instance keeps of an event: its time and its payload. */
+static void lean_setup(struct config *c)
+{
+	(void)c;
+	pp_fields = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	recorded_create(0);
+	pp_fields = FIELDS;
+}
+
 static void floor_setup(struct config *c)
 {
 	(void)c;
@@ -621,6 +645,8 @@ static struct config configs[] = {
 	       pp_teardown, 0, NULL),
 	CONFIG("no-raw", "persistent without the raw payload", noraw_setup,
 	       pp_teardown, 0, NULL),
+	CONFIG("time-raw", "persistent with TIME|RAW only, what ftrace keeps",
+	       lean_setup, pp_teardown, 0, NULL),
 	CONFIG("others-1", "persistent + 1 other event", pp_setup, pp_teardown,
 	       1, NULL),
 	CONFIG("others-10", "persistent + 10 other events", pp_setup,
@@ -984,9 +1010,34 @@ static void print_json(void)
 	printf("----- END overhead.dat -----\n");
 }
 
+/*
+ * One loop per configuration, in table order: loop W (counting from 0) is
+ * the configuration the W-th INSNS line names.
+ */
+static void run_insns(void)
+{
+	unsigned int i, w = 0;
+
+	for (i = 0; i < NR_CONFIGS; i++) {
+		struct config *c = &configs[i];
+		long long recorded;
+
+		if (c->skip)
+			continue;
+		c->setup(c);
+		/* RCU callbacks of the last teardown run before, not during. */
+		usleep(500000);
+		run_loop(calls, c->prefix, perf_err, sizeof(perf_err));
+		recorded = c->teardown(c);
+		printf("INSNS window=%u config=%s events=%lu recorded=%lld\n",
+		       w++, c->name, 2 * calls, recorded);
+	}
+}
+
 static void usage(void)
 {
 	fputs("usage: ppbench run [-r REPS] [-n CALLS] [-t SECONDS] [-b KIB] [-c CONFIG,...]\n"
+	      "       ppbench insns [-n CALLS] [-b KIB] [-c CONFIG,...]\n"
 	      "       ppbench loop CALLS\n", stderr);
 	exit(129);
 }
@@ -995,13 +1046,14 @@ int main(int argc, char **argv)
 {
 	const char *only = NULL;
 	unsigned int i;
-	int opt;
+	int opt, insns;
 
 	self = "/proc/self/exe";
 	if (argc == 3 && !strcmp(argv[1], "loop"))
 		return loop_main(strtoul(argv[2], NULL, 0));
-	if (argc < 2 || strcmp(argv[1], "run"))
+	if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "insns")))
 		usage();
+	insns = !strcmp(argv[1], "insns");
 	optind = 2;
 	while ((opt = getopt(argc, argv, "r:n:t:b:c:")) != -1) {
 		switch (opt) {
@@ -1043,6 +1095,12 @@ int main(int argc, char **argv)
 		die(PERF_PERSISTENT_DEVICE ": %s", strerror(errno));
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
+	if (insns) {
+		if (!calls)
+			calls = 10000;
+		run_insns();
+		return 0;
+	}
 	if (!calls) {
 		/* Calibrate: the bare loop should take target_s. */
 		double t = run_loop(100000, NULL, NULL, 0);
