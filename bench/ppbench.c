@@ -54,7 +54,7 @@
 
 static unsigned int reps = 5;
 static unsigned long calls;
-static double target_s = 0.1;
+static double target_s = 0.4;
 static unsigned long buffer_size = 64 * 1024;
 static int ncpus;
 static int ctl = -1;
