@@ -12,7 +12,11 @@ pp-ctl create flood sw=0 period=200000 buffer=16384 detached \
 flood=$(pp_stat flood id)
 perf record -a -o /tmp/hp.data -e persistent/flood/ -e persistent/sw/ -- sleep 600 >/tmp/hp.out 2>&1 &
 perf_pid=$!
-sleep 2
+# perf_event_open() on an offline CPU is ENODEV: no CPU goes down before
+# the reader holds its events on all of them (one module reference each;
+# a slow debug kernel takes more than a moment to get perf there).
+pp_wait_readers $((2 * $(grep -c ^processor /proc/cpuinfo))) ||
+	echo "# perf record did not open its events within a minute"
 
 ok_offline=0 bad_offline=0 stalled=0
 r=0
