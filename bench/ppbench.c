@@ -302,7 +302,7 @@ struct config {
 	const char	*what;
 	void		(*setup)(struct config *c);
 	long long	(*teardown)(struct config *c);
-	int		arg;
+	int		arg;		/* events, readers or fields, by setup */
 	const char *const *prefix;	/* the loop runs under this command */
 	double		t[MAX_REPS];
 	long long	recorded[MAX_REPS];
@@ -445,28 +445,13 @@ static long long pp_teardown(struct config *c)
 	return n;
 }
 
-/* Ablation: the same without the time (local_clock()) or the payload. */
-static void notime_setup(struct config *c)
+/*
+ * Ablation: the same recording the fields c->arg names only: without the
+ * time (local_clock()), without the payload, or what ftrace keeps.
+ */
+static void fields_setup(struct config *c)
 {
-	(void)c;
-	pp_fields = FIELDS & ~PERF_SAMPLE_TIME;
-	recorded_create(0);
-	pp_fields = FIELDS;
-}
-
-static void noraw_setup(struct config *c)
-{
-	(void)c;
-	pp_fields = FIELDS & ~PERF_SAMPLE_RAW;
-	recorded_create(0);
-	pp_fields = FIELDS;
-}
-
-/* What an ftrace instance keeps of an event: its time and its payload. */
-static void lean_setup(struct config *c)
-{
-	(void)c;
-	pp_fields = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	pp_fields = c->arg;
 	recorded_create(0);
 	pp_fields = FIELDS;
 }
@@ -641,12 +626,12 @@ static struct config configs[] = {
 	CONFIG("persistent", "persistent events", pp_setup, pp_teardown, 0, NULL),
 	CONFIG("floor", "persistent events, paused", floor_setup, floor_teardown,
 	       0, NULL),
-	CONFIG("no-time", "persistent without the time field", notime_setup,
-	       pp_teardown, 0, NULL),
-	CONFIG("no-raw", "persistent without the raw payload", noraw_setup,
-	       pp_teardown, 0, NULL),
+	CONFIG("no-time", "persistent without the time field", fields_setup,
+	       pp_teardown, FIELDS & ~PERF_SAMPLE_TIME, NULL),
+	CONFIG("no-raw", "persistent without the raw payload", fields_setup,
+	       pp_teardown, FIELDS & ~PERF_SAMPLE_RAW, NULL),
 	CONFIG("time-raw", "persistent with TIME|RAW only, what ftrace keeps",
-	       lean_setup, pp_teardown, 0, NULL),
+	       fields_setup, pp_teardown, PERF_SAMPLE_TIME | PERF_SAMPLE_RAW, NULL),
 	CONFIG("others-1", "persistent + 1 other event", pp_setup, pp_teardown,
 	       1, NULL),
 	CONFIG("others-10", "persistent + 10 other events", pp_setup,
