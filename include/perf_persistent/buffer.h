@@ -123,9 +123,10 @@ static inline bool pp_buffer_drop_paused(struct pp_buffer *buf)
  * @pos: out: logical position of the record's first byte
  *
  * Any context, preemption disabled, on the CPU owning @buf.  On success the
- * caller writes the record with pp_buffer_write() and must call
- * pp_buffer_commit().  On failure the record is counted as dropped and
- * nothing is to be committed.
+ * caller writes the record in place where pp_buffer_ptr() says it is, or
+ * with pp_buffer_write() when it wraps, and must call pp_buffer_commit().
+ * On failure the record is counted as dropped and nothing is to be
+ * committed.
  *
  * Return: 0, -EAGAIN while paused, -E2BIG if the record can never fit,
  * -ENOSPC if interrupted writers hold the space.
