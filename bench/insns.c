@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * insns.so - a QEMU TCG plugin counting the guest instructions each timed
- * loop of ppbench executes, per kernel code address (scripts/bench --insns,
+ * loop of ppbench executes, per kernel code address (make bench,
  * Documentation/benchmark.rst).
  *
  * TCG wall time is a poor proxy for what code costs on hardware: a helper

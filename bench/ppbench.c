@@ -16,7 +16,8 @@
  *
  * "insns" runs each configuration's loop once, for the instruction-counting
  * QEMU plugin (bench/insns.c): the loop marks its start and end with NOPs
- * the plugin recognises, and one line per loop names its configuration.
+ * the plugin recognises, one line per loop names its configuration, and
+ * the kernel's text symbols follow.
  */
 
 #define _GNU_SOURCE
@@ -1019,6 +1020,25 @@ static void run_insns(void)
 	}
 }
 
+/*
+ * The kernel's and modules' text symbols, "KSYM ADDR TYPE NAME", for
+ * bench/insns-report to name the plugin's addresses with (Debian's
+ * System.map is a placeholder; this also has KASLR's offset).
+ */
+static void print_text_symbols(void)
+{
+	char line[512], addr[32], type[4], name[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		die("/proc/kallsyms: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %3s %255s", addr, type, name) == 3 &&
+		    strchr("tTwW", type[0]) && !type[1])
+			printf("KSYM %s %s %s\n", addr, type, name);
+	fclose(f);
+}
+
 static void usage(void)
 {
 	fputs("usage: ppbench run [-r REPS] [-n CALLS] [-t SECONDS] [-b KIB] [-c CONFIG,...]\n"
@@ -1084,6 +1104,7 @@ int main(int argc, char **argv)
 		if (!calls)
 			calls = 10000;
 		run_insns();
+		print_text_symbols();
 		return 0;
 	}
 	if (!calls) {
