@@ -22,6 +22,12 @@
 
 #define PP_ATTR_LIST_MIN	4
 
+/* krealloc() is a macro since 6.10 (memory allocation profiling). */
+static void *attr_list_krealloc(const void *p, size_t size, gfp_t gfp)
+{
+	return krealloc(p, size, gfp);
+}
+
 static int resize(struct pp_attr_list *list, unsigned int cap)
 {
 	struct attribute **attrs;
@@ -39,7 +45,7 @@ static int resize(struct pp_attr_list *list, unsigned int cap)
 int pp_attr_list_init(struct pp_attr_list *list)
 {
 	if (!list->realloc)
-		list->realloc = krealloc;
+		list->realloc = attr_list_krealloc;
 	list->attrs = NULL;
 	list->nr = 0;
 	if (resize(list, PP_ATTR_LIST_MIN))

@@ -26,6 +26,7 @@
 
 #include <uapi/linux/perf_persistent.h>
 
+#include "perf_persistent/compat.h"
 #include "perf_persistent/control.h"
 #include "perf_persistent/event.h"
 
@@ -299,8 +300,7 @@ static int pp_mmap(struct file *file, struct vm_area_struct *vma)
 		goto err_put;
 
 	/* Read-only for good: no mprotect(PROT_WRITE) later. */
-	vma->vm_flags &= ~VM_MAYWRITE;
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	pp_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
 	ret = remap_vmalloc_range(vma, buf->page, 0);
 	if (ret)
 		goto err_put;
@@ -327,7 +327,6 @@ static const struct file_operations pp_fops = {
 	.unlocked_ioctl	= pp_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.mmap		= pp_mmap,
-	.llseek		= no_llseek,
 };
 
 static struct miscdevice pp_miscdev = {

@@ -49,6 +49,7 @@
 #include <uapi/linux/perf_persistent.h>
 
 #include "perf_persistent/buffer.h"
+#include "perf_persistent/compat.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/reader.h"
 
@@ -196,8 +197,8 @@ void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu)
 	INIT_LIST_HEAD(&pc->pending);
 	INIT_HLIST_HEAD(&pc->live);
 	init_irq_work(&pc->deliver, pp_deliver);
-	hrtimer_init(&pc->pace, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	pc->pace.function = pp_pace;
+	pp_hrtimer_setup(&pc->pace, pp_pace, CLOCK_MONOTONIC,
+			 HRTIMER_MODE_REL_HARD);
 	pc->cpu = cpu;
 }
 

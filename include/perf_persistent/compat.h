@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf-persistent: kernel-version differences, in one place
+ *
+ * The module builds against every kernel from 6.1 on.  Each interface that
+ * changed in that range has one small wrapper here, keyed on
+ * LINUX_VERSION_CODE, so the module's own files call one name and carry no
+ * version test.  Each wrapper says when and how the interface changed.
+ *
+ * Built and tested: 6.1, 6.12 and 6.12 PREEMPT_RT (Debian's kernels, see
+ * README.md).  The branches for later kernels follow their mainline
+ * interfaces and are compiled only there.
+ */
+#ifndef _PERF_PERSISTENT_COMPAT_H
+#define _PERF_PERSISTENT_COMPAT_H
+
+#include <linux/hrtimer.h>
+#include <linux/mm.h>
+#include <linux/version.h>
+
+/*
+ * hrtimer_setup() (6.13) sets the callback together with the clock and the
+ * mode; hrtimer_init() is gone since 6.15 and hrtimer::function may not be
+ * assigned directly any more.
+ */
+static inline void pp_hrtimer_setup(struct hrtimer *timer,
+				    enum hrtimer_restart (*function)(struct hrtimer *),
+				    clockid_t clock_id, enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(timer, function, clock_id, mode);
+#else
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+#endif
+}
+
+/*
+ * vm_area_struct::vm_flags is read-only since 6.3: it changes through
+ * vm_flags_mod() and friends, which also assert the mmap lock.
+ */
+static inline void pp_vm_flags_mod(struct vm_area_struct *vma,
+				   vm_flags_t set, vm_flags_t clear)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_mod(vma, set, clear);
+#else
+	vma->vm_flags = (vma->vm_flags | set) & ~clear;
+#endif
+}
+
+#endif /* _PERF_PERSISTENT_COMPAT_H */
