@@ -3,13 +3,20 @@
 # perf-persistent top-level Makefile.  Kbuild (see ./Kbuild) builds the
 # module; this file drives it and the project's tools, tests and checks.
 #
-#   make                build perf_persistent.ko for the kernel scripts/kver names
-#   make KDIR=<dir>     build against another kernel build tree
+#   make                build perf_persistent.ko for the running kernel
+#   make KDIR=<dir>     build against another kernel build tree (or KVER=<release>)
+#   make LAB=<name>     build against a lab kernel (6.1, 6.12, 6.12-rt, debug)
 #   make demo           boot a guest and show persistent events working
 #   make check          every test (what CI runs)
 #   make bench          the benchmark: what recording costs (not a test)
 #   make help           all targets
 
+# A lab kernel (scripts/lab-kernel: fetched into the cache on first use).
+ifneq ($(LAB),)
+ifeq ($(origin KDIR),undefined)
+KDIR := $(shell scripts/lab-kernel $(LAB) | sed -n 's/^lab_kdir=//p')
+endif
+endif
 KVER ?= $(shell scripts/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 PWD := $(CURDIR)
@@ -25,8 +32,9 @@ all: module
 
 kdir:
 	@if [ -z "$(KDIR)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
+		if [ -n "$(LAB)" ]; then echo "make: no lab kernel '$(LAB)'" >&2; exit 1; fi; \
 		if [ -z "$(KVER)" ]; then scripts/kver >/dev/null; exit 1; fi; \
-		echo "make: KDIR=$(KDIR) is not a kernel build tree (install linux-headers-$(KVER) with scripts/deps, or set KDIR=)" >&2; \
+		echo "make: KDIR=$(KDIR) is not a kernel build tree (install linux-headers-$(KVER), or set KDIR=)" >&2; \
 		exit 1; \
 	fi
 
@@ -44,9 +52,16 @@ sparse: kdir
 	$(MAKE) -C $(KDIR) M=$(PWD) C=2 CHECK=sparse modules 2>&1 | tee .sparse.log
 	@! grep -E 'warning:|error:' .sparse.log || { echo "make: sparse warnings above" >&2; exit 1; }
 
+# The compatibility header is the one file that tests LINUX_VERSION_CODE;
+# anywhere else checkpatch flags it.
+COMPAT_H := include/perf_persistent/compat.h
+CHECKPATCH = GIT_DIR=/nonexistent perl "$$ksrc/scripts/checkpatch.pl" --strict \
+	--root="$$ksrc" --quiet --ignore FILE_PATH_CHANGES
+
 checkpatch:
-	@ksrc=$$(scripts/ksrc) && GIT_DIR=/nonexistent perl "$$ksrc/scripts/checkpatch.pl" --strict --root="$$ksrc" --quiet \
-		--ignore FILE_PATH_CHANGES -f $(KERNEL_SOURCES) && \
+	@ksrc=$$(scripts/ksrc) && \
+		$(CHECKPATCH) -f $(filter-out $(COMPAT_H),$(KERNEL_SOURCES)) && \
+		$(CHECKPATCH),LINUX_VERSION_CODE,CONSTANT_COMPARISON -f $(COMPAT_H) && \
 		echo "checkpatch: $(words $(KERNEL_SOURCES)) files clean"
 
 static: w1 sparse checkpatch
@@ -65,8 +80,8 @@ tools:
 tools-check:
 	$(MAKE) -C tools check
 
-# Everything vm-run puts into the guest.
-guest-files: module tests tools
+# What vm-run puts into the guest besides the module (scripts/lab-module).
+guest-files: tests tools
 
 # make guest-test [T="10-sysfs 20-perf"]
 guest-test:
