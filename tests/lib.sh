@@ -96,6 +96,28 @@ pp_stat() {
 	cat "$PP_SYS/instances/$1/$2" 2>/dev/null
 }
 
+# pp_destroy_stray NAME: destroy the detached event NAME if it exists: a
+# check that expected its creation to fail must not fail the next ones.
+pp_destroy_stray() {
+	[ ! -e "$PP_SYS/events/$1" ] || pp-ctl destroy "$1" >/dev/null
+}
+
+# pp_tp_record_size SYSTEM NAME: bytes of one record of tracepoint
+# SYSTEM:NAME as the load-time events store it (header, the six u64 fields
+# of PP_LOAD_SAMPLE_TYPE, then RAW: a u32 size and the tracepoint's entry,
+# padded as perf pads it).  Derived from the running kernel's format file:
+# the entry is the struct up to its last field, aligned to 8 bytes when a
+# field is 8 bytes wide (else 4); perf makes the u32 size plus the entry a
+# multiple of 8.  Tracepoint layouts change between kernels (mce_record
+# is 176 bytes on 6.1, 184 on 6.12).
+pp_tp_record_size() {
+	sed -n 's/.*offset:\([0-9]*\);[[:space:]]*size:\([0-9]*\);.*/\1 \2/p' \
+		"/sys/kernel/tracing/events/$1/$2/format" |
+		awk '{ if ($1 + $2 > end) end = $1 + $2; if ($2 == 8) a = 8 }
+		     END { if (!a) a = 4; s = int((end + a - 1) / a) * a
+			   print 8 + 6 * 8 + int((s + 4 + 7) / 8) * 8 }'
+}
+
 # pp_inject_mce [CPU [STATUS [BANK]]]: log one software-injected MCE on CPU
 # (default 0) with STATUS; the mce:mce_record tracepoint fires from a
 # kworker on that CPU shortly after.
@@ -114,6 +136,18 @@ pp_wait_stat() {
 	while [ "$(pp_stat "$1" "$2")" -lt "$3" ] 2>/dev/null; do
 		_pp_i=$((_pp_i + 1))
 		[ $_pp_i -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
+
+# pp_wait_grep PATTERN FILE [SECONDS]: wait until a line of FILE matches the
+# extended regex PATTERN; fail after SECONDS (default 120: a bound for a
+# hang, far above what the slowest lab kernel takes, not a timing).
+pp_wait_grep() {
+	_pp_i=0
+	while ! grep -qE -- "$1" "$2" 2>/dev/null; do
+		_pp_i=$((_pp_i + 1))
+		[ $_pp_i -gt $((${3:-120} * 10)) ] && return 1
 		sleep 0.1
 	done
 }

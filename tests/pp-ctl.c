@@ -11,7 +11,7 @@
  *       options: buffer=BYTES detached period=N (default 1; 1 ms for the
  *                clock events) freq=N sample=0xBITS
  *                flags=0xN size=N (struct size) tail (non-zero byte past the
- *                struct) attr-size=N reserved tail-attr (non-zero byte past the attr)
+ *                struct) attr-size=N reserved tail-attr (its last byte non-zero)
  *                bad-attr bad-struct
  *   destroy|detach|attach|pause|resume X     X: an id or a name
  *   info X            prints key=value lines
@@ -143,7 +143,7 @@ static int cmd_create(char **argv, int argc)
 	struct perf_persistent_create *c = (void *)buf;
 	unsigned char attr_buf[512] = { 0 };
 	struct perf_event_attr *attr = (void *)attr_buf;
-	int i, used = 2, bad_attr = 0, bad_struct = 0;
+	int i, used = 2, bad_attr = 0, bad_struct = 0, tail_attr = 0;
 
 	if (argc < 2)
 		usage("create NAME SOURCE");
@@ -194,7 +194,7 @@ static int cmd_create(char **argv, int argc)
 		else if (!strcmp(o, "reserved"))
 			c->__reserved = 1;
 		else if (!strcmp(o, "tail-attr"))
-			attr_buf[sizeof(*attr) + 3] = 1;
+			tail_attr = 1;
 		else if (!strcmp(o, "bad-attr"))
 			bad_attr = 1;
 		else if (!strcmp(o, "bad-struct"))
@@ -203,6 +203,13 @@ static int cmd_create(char **argv, int argc)
 			break;
 		used++;
 	}
+	/*
+	 * The last byte of the attr as passed: past the end of any kernel's
+	 * struct perf_event_attr shorter than attr-size, whatever this
+	 * program's header says its size is.
+	 */
+	if (tail_attr && attr->size > 0 && attr->size <= sizeof(attr_buf))
+		attr_buf[attr->size - 1] = 1;
 	c->attr = bad_attr ? 16 : (unsigned long)attr;
 
 	printf("create %s: ", argv[0]);

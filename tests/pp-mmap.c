@@ -79,8 +79,9 @@ static void print_records(void)
 		printf("\n");
 		n++;
 	}
-	printf("records=%u head=%llu tail=%llu data_size=%llu\n", n, head, tail,
-	       dsize);
+	/* Written backward from 0: positions read best as signed offsets. */
+	printf("records=%u head=%lld tail=%lld data_size=%llu\n", n,
+	       (long long)head, (long long)tail, dsize);
 }
 
 /* Read repeatedly without pausing; never accept a torn record. */

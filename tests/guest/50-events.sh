@@ -25,7 +25,9 @@ pp_inject_mce 0
 pp_inject_mce 1
 pp_inject_mce 1
 check "three injected MCEs are recorded" pp_wait_stat mce_record written $((before + 3))
-check_eq "176 bytes per MCE record" $(((before + 3) * 176)) "$(pp_stat mce_record bytes)"
+rsize=$(pp_tp_record_size mce mce_record)
+check_eq "$rsize bytes per MCE record (the running kernel's mce_record)" \
+	$(((before + 3) * rsize)) "$(pp_stat mce_record bytes)"
 pp-ctl info mce_record >/tmp/info
 check_grep "MCEs recorded on the CPU that logged them (cpu1: 2)" "^cpu1 online=1 written=2 " /tmp/info
 check_grep "the tracepoint counter counts them too" "^cpu1 .* count=2 " /tmp/info

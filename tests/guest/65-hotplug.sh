@@ -8,6 +8,7 @@ pp_load events=mce:mce_record
 cpu=1
 online=/sys/devices/system/cpu/cpu$cpu/online
 ncpus=$(grep -c ^processor /proc/cpuinfo)
+rsize=$(pp_tp_record_size mce mce_record)
 
 pp-ctl create cs sw=3 detached >/dev/null
 pp_inject_mce $cpu
@@ -19,7 +20,7 @@ check_eq "CPU $cpu offline" 0 "$(cat $online)"
 check_eq "cpumask follows" "$(cat /sys/devices/system/cpu/online)" "$(cat "$PP_SYS/cpumask")"
 pp-ctl info mce_record >/tmp/before
 check_grep "offline CPU: its counter is released" "^cpu$cpu online=0 written=1 " /tmp/before
-check_grep "offline CPU: its buffer still holds the record" "^cpu$cpu .* held=176$" /tmp/before
+check_grep "offline CPU: its buffer still holds the record" "^cpu$cpu .* held=$rsize$" /tmp/before
 check_grep "offline CPU: the count of the released counter is kept" "^cpu$cpu .* count=1 " /tmp/before
 pp-ctl info cs >/tmp/cs1
 w1=$(sed -n "s/^cpu$cpu online=0 written=\([0-9]*\) .*/\1/p" /tmp/cs1)
@@ -34,7 +35,7 @@ check_eq "cpumask follows" "$(cat /sys/devices/system/cpu/online)" "$(cat "$PP_S
 pp_inject_mce $cpu
 check "MCE recorded again after online" pp_wait_stat mce_record written 2
 pp-ctl info mce_record >/tmp/after
-check_grep "online again, with the old record kept" "^cpu$cpu online=1 written=2 .* held=352$" /tmp/after
+check_grep "online again, with the old record kept" "^cpu$cpu online=1 written=2 .* held=$((2 * rsize))$" /tmp/after
 check_grep "count continues from the released counter's" "^cpu$cpu .* count=2 " /tmp/after
 sleep 1
 pp-ctl info cs >/tmp/cs3

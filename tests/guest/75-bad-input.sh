@@ -17,12 +17,15 @@ pp-ctl pause mce_record info mce_record >/tmp/before
 events_before=$(ls "$PP_SYS/events" | xargs)
 list_before=$(pp-ctl list)
 
-# expect ERRNO ARGS...: the last pp-ctl line must end in ": ERRNO".
+# expect ERRNO ARGS...: the last pp-ctl line must end in ": ERRNO".  A
+# creation of "b" meant to fail that succeeds is undone, so that it fails
+# alone and not the checks after it.
 expect() {
 	_want=$1
 	shift
 	_got=$(pp-ctl "$@" | tail -n 1)
 	check_eq "$* -> $_want" "$_want" "${_got##*: }"
+	pp_destroy_stray b
 }
 
 # Unknown ids and names.

@@ -102,12 +102,23 @@ check_eq "every record of the big history replayed, none lost" "samples=$held lo
 	"$(grep ^samples= /tmp/big) $(grep ^lost= /tmp/big)"
 pp-ctl destroy big >/dev/null
 
-# perf top runs and shows samples (it reads keys: keep its stdin open).
+# perf top runs and shows samples.  It reads keys: its stdin is a FIFO
+# held open.  It is stopped once it has shown what is checked, however long
+# its start and first refreshes take on the kernel at hand.
 pp-ctl create switches tp=sched:sched_switch detached >/dev/null
-sleep 10 | timeout -s INT 5 perf top --stdio -d 1 -e persistent/switches/ >/tmp/top 2>&1
-check_grep "perf top shows samples of persistent/switches/" \
-	"PerfTop: +[1-9][0-9]* irqs/sec .*persistent/switches/" /tmp/top
-check_grep "attributed to the delivery (in perf_persistent)" "\[perf_persistent\] +\[k\] " /tmp/top
+rm -f /tmp/top /tmp/topin
+mkfifo /tmp/topin
+perf top --stdio -d 1 -e persistent/switches/ </tmp/topin >/tmp/top 2>&1 &
+top_pid=$!
+exec 3>/tmp/topin
+check "perf top shows samples of persistent/switches/" \
+	pp_wait_grep "PerfTop: +[1-9][0-9]* irqs/sec .*persistent/switches/" /tmp/top
+check "attributed to the delivery (in perf_persistent)" \
+	pp_wait_grep "\[perf_persistent\] +\[k\] " /tmp/top
+kill -INT $top_pid
+wait $top_pid
+exec 3>&-
+grep -E "PerfTop:|perf_persistent" /tmp/top | tail -n 3 | sed 's/^/#   | /'
 pp-ctl destroy switches >/dev/null
 
 # Destroy while read: the stream ends cleanly, the event goes with the reader.

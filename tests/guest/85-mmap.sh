@@ -14,8 +14,9 @@ pp-mmap 1 1 >/tmp/m1
 check_grep "a mapping shows the records, newest first (bb)" "^record .*raw_u64_3=0x9c00000000bb0151$" /tmp/m1
 check_eq "newest first: bb then aa" "bb aa" \
 	"$(sed -n 's/.*raw_u64_3=0x9c00000000\(..\)0151$/\1/p' /tmp/m1 | xargs)"
-check_grep "data_head is the newest record: two 176-byte records below 0" \
-	"^records=2 head=18446744073709551264 tail=0 data_size=65536$" /tmp/m1
+rsize=$(pp_tp_record_size mce mce_record)
+check_grep "data_head is the newest record: two $rsize-byte records below 0" \
+	"^records=2 head=-$((2 * rsize)) tail=0 data_size=65536$" /tmp/m1
 
 # Any number of processes map the same buffer at once.
 rm -f /tmp/h1
