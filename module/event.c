@@ -546,6 +546,31 @@ void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum)
 	}
 }
 
+/*
+ * Readers scheduled in now, summed over the CPUs (perf -a opens one per
+ * CPU; one taken out by the perf core is not counted until it is back).
+ * Any process context, no lock: a snapshot.
+ */
+unsigned int pp_event_nr_readers(struct pp_event *ev)
+{
+	unsigned int cpu, nr = 0;
+
+	for_each_possible_cpu(cpu)
+		nr += READ_ONCE(per_cpu_ptr(ev->cpus, cpu)->nr_readers);
+	return nr;
+}
+
+/* Bytes its readers lack, summed over the CPUs (pp_reader_backlog()). */
+unsigned long pp_event_backlog(struct pp_event *ev)
+{
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += pp_reader_backlog(per_cpu_ptr(ev->cpus, cpu));
+	return sum;
+}
+
 /**
  * pp_event_info - describe one event
  * @id: its id, or 0 to find it by @name

@@ -11,7 +11,8 @@
  * swevent recursion slot of its context, so perf_tp_event(), the one
  * exported way to put a sample into another event's ring buffer, is out of
  * reach there.  It queues an irq_work on its CPU instead; the work runs in
- * hardirq on that CPU with interrupts off, takes a recursion slot per
+ * hardirq on that CPU with interrupts off (a hard irq_work: on PREEMPT_RT
+ * too), takes a recursion slot per
  * record and hands the record to perf_tp_event() for a list of readers.
  * Each record goes out as a RAW payload: struct perf_persistent_sample (8
  * bytes the core overwrites with the delivery context, then the stored
@@ -98,28 +99,34 @@ struct pp_reader {
  * Deliver the records between *@pos and @limit, oldest first, to the
  * readers on @head.  IRQs off, on @pc's CPU.  Return false when delivery
  * must continue in a later run (budget spent, or the buffer busy).
+ * *@pos is read locklessly by the statistics (pp_reader_backlog()).
  */
 static bool deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 			  unsigned long *pos, unsigned long limit,
 			  unsigned int *budget)
 {
 	struct perf_persistent_sample *payload = this_cpu_read(pp_scratch);
+	unsigned long next = *pos;
 	struct pt_regs regs;
 	int size, rctx;
 
-	while (*pos != limit) {
+	while (next != limit) {
 		if (!*budget)
 			return false;
-		size = pp_buffer_next_oldest(pc->buf, pos, limit, payload + 1,
+		size = pp_buffer_next_oldest(pc->buf, &next, limit, payload + 1,
 					     PP_DELIVER_RECORD_MAX);
 		if (size == -EAGAIN)
 			return false;
-		if (size <= 0)
-			continue;	/* lost or skipped: go on from *pos */
-
+		if (size <= 0) {
+			WRITE_ONCE(*pos, next);	/* lost or skipped */
+			continue;
+		}
+		/* No slot: leave *pos before this record, for the next run. */
 		rctx = perf_swevent_get_recursion_context();
 		if (rctx < 0)
 			return false;
+		WRITE_ONCE(*pos, next);
+
 		(*budget)--;
 		payload->sample_type = pc->ev->fmt.sample_type;
 		size += sizeof(*payload);
@@ -149,7 +156,7 @@ static void pp_deliver(struct irq_work *work)
 
 	/* First bring the live readers up to the head. */
 	if (hlist_empty(&pc->live))
-		pc->live_pos = head;
+		WRITE_ONCE(pc->live_pos, head);
 	else if (!deliver_range(pc, &pc->live, &pc->live_pos, head, &budget))
 		goto again;
 
@@ -166,6 +173,7 @@ static void pp_deliver(struct irq_work *work)
 		hlist_del_rcu(&r->event->hlist_entry);
 		hlist_add_head_rcu(&r->event->hlist_entry, &pc->live);
 		r->live = true;
+		WRITE_ONCE(pc->nr_live, pc->nr_live + 1);
 	}
 	return;
 again:
@@ -191,12 +199,44 @@ static enum hrtimer_restart pp_pace(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/**
+ * pp_reader_backlog - bytes held on @pc's CPU that its readers lack
+ * @pc: a persistent event on one CPU
+ *
+ * 0 when every reader scheduled in on the CPU has every record accounted
+ * there.  While a reader still replays the history, the whole history
+ * held is counted: an upper bound, exact once all readers are live.
+ *
+ * Any context; reads the CPU's fields locklessly: a snapshot.
+ */
+unsigned long pp_reader_backlog(struct pp_cpu *pc)
+{
+	struct pp_buffer *buf = READ_ONCE(pc->buf);
+	unsigned int nr = READ_ONCE(pc->nr_readers);
+	unsigned long done, from;
+
+	if (!buf || !nr)
+		return 0;
+	done = READ_ONCE(buf->done);
+	from = READ_ONCE(pc->nr_live) == nr ? READ_ONCE(pc->live_pos) :
+					     READ_ONCE(buf->tail);
+	return min(from - done, pc->ev->buffer_size);
+}
+
 /* Set up the reader part of a persistent event's per-CPU state. */
 void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu)
 {
 	INIT_LIST_HEAD(&pc->pending);
 	INIT_HLIST_HEAD(&pc->live);
-	init_irq_work(&pc->deliver, pp_deliver);
+	/*
+	 * A hard irq_work, so that it runs in hardirq context with interrupts
+	 * off on PREEMPT_RT as well.  There init_irq_work() gives a work run
+	 * by a preemptible per-CPU thread (irq_workd): its list walks would
+	 * race the PMU's add/del, and each run would be two context switches,
+	 * recorded by any persistent event on sched:sched_switch, whose records
+	 * queue the next run: a loop at real-time priority.
+	 */
+	pc->deliver = IRQ_WORK_INIT_HARD(pp_deliver);
 	pp_hrtimer_setup(&pc->pace, pp_pace, CLOCK_MONOTONIC,
 			 HRTIMER_MODE_REL_HARD);
 	pc->cpu = cpu;
@@ -275,7 +315,7 @@ void pp_reader_add(struct perf_event *event)
 	INIT_HLIST_HEAD(&r->solo);
 	hlist_add_head_rcu(&event->hlist_entry, &r->solo);
 	list_add_tail(&r->node, &pc->pending);
-	pc->nr_readers++;
+	WRITE_ONCE(pc->nr_readers, pc->nr_readers + 1);
 	irq_work_queue(&pc->deliver);
 }
 
@@ -290,10 +330,11 @@ void pp_reader_del(struct perf_event *event)
 		/* It has what the live readers have: resume from there. */
 		r->pos = pc->live_pos;
 		r->live = false;
+		WRITE_ONCE(pc->nr_live, pc->nr_live - 1);
 	} else {
 		list_del(&r->node);
 	}
-	pc->nr_readers--;
+	WRITE_ONCE(pc->nr_readers, pc->nr_readers - 1);
 }
 
 int pp_readers_init(void)

@@ -254,10 +254,24 @@ static ssize_t bytes_show(struct kobject *kobj, struct kobj_attribute *a,
 	return stat_show(kobj, buf, offsetof(struct pp_buffer_stats, bytes));
 }
 
+static ssize_t readers_show(struct kobject *kobj, struct kobj_attribute *a,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", pp_event_nr_readers(kobj_event(kobj)));
+}
+
+static ssize_t backlog_show(struct kobject *kobj, struct kobj_attribute *a,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", pp_event_backlog(kobj_event(kobj)));
+}
+
 static struct kobj_attribute pp_written_attr = __ATTR_RO(written);
 static struct kobj_attribute pp_overwritten_attr = __ATTR_RO(overwritten);
 static struct kobj_attribute pp_dropped_attr = __ATTR_RO(dropped);
 static struct kobj_attribute pp_bytes_attr = __ATTR_RO(bytes);
+static struct kobj_attribute pp_readers_attr = __ATTR_RO(readers);
+static struct kobj_attribute pp_backlog_attr = __ATTR_RO(backlog);
 
 static struct kobj_attribute pp_id_attr = __ATTR_RO(id);
 static struct kobj_attribute pp_source_attr = __ATTR_RO(source);
@@ -273,6 +287,8 @@ static struct attribute *pp_instance_attrs[] = {
 	&pp_overwritten_attr.attr,
 	&pp_dropped_attr.attr,
 	&pp_bytes_attr.attr,
+	&pp_readers_attr.attr,
+	&pp_backlog_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(pp_instance);

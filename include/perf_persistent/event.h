@@ -40,7 +40,8 @@ struct pp_event;
  * @live: readers receiving every new record (struct perf_event.hlist_entry)
  * @live_pos: the live readers have every record at or beyond (older than)
  *	this position
- * @nr_readers: readers added on this CPU
+ * @nr_readers: readers added on this CPU (read locklessly elsewhere)
+ * @nr_live: those of them on @live
  * @deliver: delivers records to the readers, on this CPU
  * @pace: queues @deliver again a while after a run that left history to
  *	replay, so that a reader's consumer keeps up (pinned to this CPU)
@@ -63,6 +64,7 @@ struct pp_cpu {
 	struct hlist_head	live;
 	unsigned long		live_pos;
 	unsigned int		nr_readers;
+	unsigned int		nr_live;
 	struct irq_work		deliver;
 	struct hrtimer		pace;
 	unsigned int		cpu;
@@ -153,6 +155,8 @@ struct pp_event *pp_event_get(u32 id);
 void pp_event_put(struct pp_event *ev);
 u32 pp_event_state(const struct pp_event *ev, const void *file);
 void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum);
+unsigned int pp_event_nr_readers(struct pp_event *ev);
+unsigned long pp_event_backlog(struct pp_event *ev);
 int pp_buffer_size_check(u64 size);
 
 #endif /* _PERF_PERSISTENT_EVENT_H */

@@ -20,6 +20,7 @@ void pp_reader_cpu_sync(struct pp_cpu *pc);
 int pp_reader_event_init(struct perf_event *event, u32 id, bool history);
 void pp_reader_add(struct perf_event *event);
 void pp_reader_del(struct perf_event *event);
+unsigned long pp_reader_backlog(struct pp_cpu *pc);
 
 /*
  * The source's overflow handler stored a record on this CPU: have it
