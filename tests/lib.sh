@@ -130,26 +130,39 @@ pp_inject_mce() {
 	taskset -c "${1:-0}" sh -c "echo ${3:-1} > $_pp_d/bank"
 }
 
-# pp_wait_stat NAME FIELD MIN: wait up to 10 s for a statistic to reach MIN.
-pp_wait_stat() {
+# pp_wait_until [SECONDS] -- COMMAND...: wait until COMMAND succeeds; fail
+# after SECONDS (default 120: a bound for a hang, far above what the
+# slowest lab kernel takes, not a timing).  Every wait of the suites is a
+# wait for a condition through this.
+pp_wait_until() {
+	_pp_lim=120
+	[ "$1" = -- ] || { _pp_lim=$1; shift; }
+	shift
 	_pp_i=0
-	while [ "$(pp_stat "$1" "$2")" -lt "$3" ] 2>/dev/null; do
+	until "$@"; do
 		_pp_i=$((_pp_i + 1))
-		[ $_pp_i -gt 100 ] && return 1
+		[ $_pp_i -gt $((_pp_lim * 10)) ] && return 1
 		sleep 0.1
 	done
 }
 
+_pp_stat_ge() {
+	[ "$(pp_stat "$1" "$2")" -ge "$3" ] 2>/dev/null
+}
+
+# pp_wait_stat NAME FIELD MIN: wait for a statistic to reach MIN.
+pp_wait_stat() {
+	pp_wait_until -- _pp_stat_ge "$@"
+}
+
+_pp_grep() {
+	grep -qE -- "$1" "$2" 2>/dev/null
+}
+
 # pp_wait_grep PATTERN FILE [SECONDS]: wait until a line of FILE matches the
-# extended regex PATTERN; fail after SECONDS (default 120: a bound for a
-# hang, far above what the slowest lab kernel takes, not a timing).
+# extended regex PATTERN (bound: pp_wait_until's).
 pp_wait_grep() {
-	_pp_i=0
-	while ! grep -qE -- "$1" "$2" 2>/dev/null; do
-		_pp_i=$((_pp_i + 1))
-		[ $_pp_i -gt $((${3:-120} * 10)) ] && return 1
-		sleep 0.1
-	done
+	pp_wait_until "${3:-120}" -- _pp_grep "$1" "$2"
 }
 
 # pp_field KEY FILE: the value of "KEY=value" in pp-ctl output.
@@ -162,14 +175,31 @@ setpriv_nobody() {
 	su -s /bin/sh nobody -c "$*"
 }
 
-# pp_wait_readers N: wait (up to 60 s) until N references hold the module
-# (perf opens one reader per CPU), then a moment for perf to enable them.
+# pp_wait_readers NAME N: wait until N readers receive NAME's records,
+# that is until perf has enabled them (perf -a: one per CPU).
 pp_wait_readers() {
-	_pp_i=0
-	while [ "$(cat /sys/module/perf_persistent/refcnt)" -lt "$1" ]; do
-		_pp_i=$((_pp_i + 1))
-		[ $_pp_i -gt 600 ] && return 1
-		sleep 0.1
-	done
-	sleep 1
+	pp_wait_stat "$1" readers "$2"
+}
+
+_pp_delivered() {
+	[ "$(pp_stat "$1" backlog)" = 0 ]
+}
+
+# pp_wait_delivered NAME: wait until every reader of NAME has every record
+# NAME holds.
+pp_wait_delivered() {
+	pp_wait_until -- _pp_delivered "$1"
+}
+
+# pp_read_window NAME READERS WRITTEN [COMMAND]: the workload of a perf
+# command reading NAME, run as  sh -c '. /tests/lib.sh; pp_read_window ...':
+# wait for READERS readers, run COMMAND (which makes records), wait until
+# NAME has written WRITTEN records and its readers have them all, then
+# return, so that perf stops reading: a window that lasts as long as the
+# kernel at hand needs, no longer.
+pp_read_window() {
+	pp_wait_readers "$1" "$2" || { echo "pp_read_window: no $2 readers of $1" >&2; return 1; }
+	[ -z "${4:-}" ] || eval "$4"
+	pp_wait_stat "$1" written "$3" || { echo "pp_read_window: $1 wrote no $3 records" >&2; return 1; }
+	pp_wait_delivered "$1" || { echo "pp_read_window: $1 not delivered" >&2; return 1; }
 }

@@ -47,7 +47,7 @@ check "attached then closed: destroyed" test ! -e "$PP_SYS/instances/mce"
 
 # Unload with detached events only: everything is freed.
 pp-ctl create d1 sw=1 detached create d2 tp=sched:sched_switch detached >/dev/null
-sleep 1
+pp_wait_stat d1 written 1 && pp_wait_stat d2 written 1
 check "rmmod succeeds with only detached events" pp_unload
 check "PMU gone" test ! -e "$PP_SYS"
 check "reload works" pp_load events=

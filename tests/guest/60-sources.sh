@@ -9,22 +9,22 @@ pp_load events=
 # PERF_COUNT_SW_CONTEXT_SWITCHES = 3, sampled on every switch.
 pp-ctl create cs sw=3 detached >/tmp/out
 check_grep "software source created" "^create cs: OK" /tmp/out
-sleep 1
-check "software source records" test "$(pp_stat cs written)" -gt 0
+check "software source records" pp_wait_stat cs written 1
 
 # A write breakpoint on jiffies_64: the timer tick writes it.
 addr=0x$(grep ' jiffies_64$' /proc/kallsyms | cut -d' ' -f1)
 pp-ctl create jif "bp=$addr:8:w" detached >/tmp/out
 check_grep "breakpoint source created" "^create jif: OK" /tmp/out
-sleep 1
-check "breakpoint source records" test "$(pp_stat jif written)" -gt 0
+check "breakpoint source records" pp_wait_stat jif written 1
 pp-ctl info jif >/tmp/info
 check_grep "breakpoint attr kept (type 5)" "^type=5$" /tmp/info
 
 # Counting only (period 0): no records, counts readable per CPU.
 pp-ctl create cnt sw=3 period=0 detached >/dev/null
-sleep 1
-pp-ctl info cnt >/tmp/info
+cnt_counts() {
+	pp-ctl info cnt >/tmp/info && grep -qE '^cpu0 online=1 .* count=[1-9][0-9]* ' /tmp/info
+}
+pp_wait_until -- cnt_counts
 check_eq "counting source writes no record" 0 "$(pp_field written /tmp/info)"
 check_grep "counting source's per-CPU count is readable" "^cpu0 online=1 .* count=[1-9][0-9]* " /tmp/info
 

@@ -13,10 +13,10 @@ flood=$(pp_stat flood id)
 perf record -a -o /tmp/hp.data -e persistent/flood/ -e persistent/sw/ -- sleep 600 >/tmp/hp.out 2>&1 &
 perf_pid=$!
 # perf_event_open() on an offline CPU is ENODEV: no CPU goes down before
-# the reader holds its events on all of them (one module reference each;
-# a slow debug kernel takes more than a moment to get perf there).
-pp_wait_readers $((2 * $(grep -c ^processor /proc/cpuinfo))) ||
-	echo "# perf record did not open its events within a minute"
+# perf reads both events on every CPU.
+ncpus=$(grep -c ^processor /proc/cpuinfo)
+{ pp_wait_readers flood "$ncpus" && pp_wait_readers sw "$ncpus"; } ||
+	echo "# perf record did not enable its readers"
 
 ok_offline=0 bad_offline=0 stalled=0
 r=0
@@ -40,10 +40,20 @@ done
 check "offline CPUs' buffers readable, every time ($ok_offline)" test "$bad_offline" -eq 0 -a "$ok_offline" -gt 0
 check_eq "CPU 0 kept recording across every cycle" 0 "$stalled"
 check_eq "all CPUs online again" "$(cat /sys/devices/system/cpu/possible)" "$(cat /sys/devices/system/cpu/online)"
-sleep 2
-pp-ctl info flood >/tmp/info
-check_eq "every CPU records again" "$(grep -c ^processor /proc/cpuinfo)" \
-	"$(grep -cE '^cpu[0-9]+ online=1 written=[1-9]' /tmp/info)"
+# cpu_written CPU FILE: CPU's written count in pp-ctl info output, if online.
+cpu_written() {
+	sed -n "s/^cpu$1 online=1 written=\([0-9]*\) .*/\1/p" "$2"
+}
+# Every CPU's counter is back (the sync work recreates them after online).
+records_again() {
+	pp-ctl info flood >/tmp/info
+	for cpu in $(seq 0 $((ncpus - 1))); do
+		[ "$(cpu_written "$cpu" /tmp/info)" -gt "$(cpu_written "$cpu" /tmp/info0)" ] 2>/dev/null ||
+			return 1
+	done
+}
+pp-ctl info flood >/tmp/info0
+check "every CPU records again" pp_wait_until -- records_again
 kill -INT $perf_pid
 wait $perf_pid
 check_grep "the reader (perf record) ends normally" "Captured and wrote .* samples" /tmp/hp.out

@@ -17,10 +17,11 @@ pp_inject_mce 1 0x9c000000000c0151
 check "three MCEs recorded with no reader" pp_wait_stat mce_record written 3
 
 # perf record: history first, then two live MCEs (d, e) during the run.
-(pp_wait_readers "$ncpus"; pp_inject_mce 0 0x9c000000000d0151; pp_inject_mce 1 0x9c000000000e0151) &
-perf record -a -R -o /tmp/rec.data -e persistent/mce_record/ -- sleep 8 >/tmp/rec.out 2>&1
+perf record -a -R -o /tmp/rec.data -e persistent/mce_record/ -- \
+	pp-read-window mce_record "$ncpus" $(($(pp_stat mce_record written) + 2)) \
+	"pp_inject_mce 0 0x9c000000000d0151; pp_inject_mce 1 0x9c000000000e0151" \
+	>/tmp/rec.out 2>&1
 check "perf record -a -R -e persistent/mce_record/ succeeds" test $? -eq 0
-wait
 pp-perfdata /tmp/rec.data "$type" >/tmp/samples
 check_eq "five samples" 5 "$(grep -c '^sample ' /tmp/samples)" || sed 's/^/#   /' /tmp/samples
 for s in a b c d e; do
@@ -49,29 +50,31 @@ grep '^sample ' /tmp/samples | sed 's/.*orig_time=\([0-9]*\) .*raw_u64_3=\(0x[0-
 check_eq "mmap and perf: same records, same times" "$(cat /tmp/m.set)" "$(cat /tmp/p.set)"
 
 # nohistory: only what arrives after the reader started.
-(pp_wait_readers "$ncpus"; pp_inject_mce 1 0x9c000000000f0151) &
-perf record -a -R -o /tmp/live.data -e persistent/mce_record,nohistory/ -- sleep 8 >/dev/null 2>&1
-wait
+perf record -a -R -o /tmp/live.data -e persistent/mce_record,nohistory/ -- \
+	pp-read-window mce_record "$ncpus" $(($(pp_stat mce_record written) + 1)) "pp_inject_mce 1 0x9c000000000f0151" >/dev/null 2>&1
 pp-perfdata /tmp/live.data "$type" >/tmp/live
 check_eq "nohistory: only the live record" "1 f" \
 	"$(grep -c '^sample ' /tmp/live) $(sed -n 's/.*raw_u64_3=0x9c000000000\(.\)0151$/\1/p' /tmp/live)" ||
 	sed 's/^/#   /' /tmp/live
 
 # perf stat counts the records that arrive.
-(pp_wait_readers "$ncpus"; pp_inject_mce 0; pp_inject_mce 1) &
-perf stat -a -x, -e persistent/mce_record,nohistory/ -- sleep 8 2>/tmp/stat >/dev/null
-wait
+perf stat -a -x, -e persistent/mce_record,nohistory/ -- \
+	pp-read-window mce_record "$ncpus" $(($(pp_stat mce_record written) + 2)) \
+	"pp_inject_mce 0; pp_inject_mce 1" 2>/tmp/stat >/dev/null
 check_eq "perf stat counts the two live records" 2 "$(cut -d, -f1 /tmp/stat | grep -v '^#' | head -n1)"
-perf stat -a -x, -e persistent/mce_record/ -- sleep 1 2>/tmp/stat >/dev/null
+perf stat -a -x, -e persistent/mce_record/ -- \
+	pp-read-window mce_record "$ncpus" "$(pp_stat mce_record written)" 2>/tmp/stat >/dev/null
 check_eq "perf stat with history counts every record held" \
 	"$(pp_stat mce_record written)" "$(cut -d, -f1 /tmp/stat | grep -v '^#' | head -n1)"
 
-# Two readers at once each see every record, once.  With the history, so
-# that a record arriving before perf enabled a reader still reaches it (a
-# slow guest may take longer than the moment pp_wait_readers allows).
-(pp_wait_readers $((2 * ncpus)); pp_inject_mce 0 0x9c00000000120151; pp_inject_mce 1 0x9c00000000130151) &
-perf record -a -R -o /tmp/r1.data -e persistent/mce_record/ -- sleep 8 >/dev/null 2>&1 &
-perf record -a -R -o /tmp/r2.data -e persistent/mce_record/ -- sleep 8 >/dev/null 2>&1
+# Two readers at once each see every record, once: the second injects
+# when both read, each stops when both records reached every reader.
+w=$(($(pp_stat mce_record written) + 2))
+perf record -a -R -o /tmp/r1.data -e persistent/mce_record/ -- \
+	pp-read-window mce_record "$ncpus" $w >/dev/null 2>&1 &
+perf record -a -R -o /tmp/r2.data -e persistent/mce_record/ -- \
+	pp-read-window mce_record $((2 * ncpus)) $w \
+	"pp_inject_mce 0 0x9c00000000120151; pp_inject_mce 1 0x9c00000000130151" >/dev/null 2>&1
 wait
 for r in r1 r2; do
 	pp-perfdata /tmp/$r.data "$type" >/tmp/$r
@@ -81,7 +84,9 @@ check_eq "concurrent readers each get both records, once" "11 11" "$(echo $(cat 
 
 # A flood into a too-small reader ring buffer: perf counts lost samples.
 pp-ctl create flood sw=0 period=100000 buffer=262144 detached >/dev/null
-perf record -a -m 1 -o /tmp/flood.data -e persistent/flood/ -- sleep 3 >/tmp/flood.out 2>&1
+# perf reads until 20000 more records were made (2 s at 10 kHz on 2 CPUs).
+perf record -a -m 1 -o /tmp/flood.data -e persistent/flood/ -- \
+	pp-read-window flood "$ncpus" $(($(pp_stat flood written) + 20000)) >/tmp/flood.out 2>&1
 check "perf record survives the flood" test $? -eq 0
 pp-perfdata /tmp/flood.data "$type" >/tmp/flood
 check "perf accounts lost samples" test "$(sed -n 's/^lost=//p' /tmp/flood)" -gt 0
@@ -96,7 +101,8 @@ dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null
 pp-ctl pause big >/dev/null
 held=$(($(pp_stat big written) - $(pp_stat big overwritten)))
 check "the big history holds more than perf's ring" test "$held" -gt 10000
-perf record -a -o /tmp/big.data -e persistent/big/ -- sleep 5 >/dev/null 2>&1
+perf record -a -o /tmp/big.data -e persistent/big/ -- \
+	pp-read-window big "$ncpus" "$(pp_stat big written)" >/dev/null 2>&1
 pp-perfdata /tmp/big.data "$type" >/tmp/big
 check_eq "every record of the big history replayed, none lost" "samples=$held lost=0" \
 	"$(grep ^samples= /tmp/big) $(grep ^lost= /tmp/big)"
@@ -123,9 +129,11 @@ pp-ctl destroy switches >/dev/null
 
 # Destroy while read: the stream ends cleanly, the event goes with the reader.
 pp-ctl create victim sw=3 detached >/dev/null
-perf record -a -o /tmp/v.data -e persistent/victim/ -- sleep 10 >/tmp/v.out 2>&1 &
+perf record -a -o /tmp/v.data -e persistent/victim/ -- \
+	sh -c "while [ -e $PP_SYS/instances/victim ]; do sleep 0.1; done" >/tmp/v.out 2>&1 &
 perf_pid=$!
-check "the reader pins the module" pp_wait_readers 1
+pinned() { [ "$(cat /sys/module/perf_persistent/refcnt)" -ge "$ncpus" ]; }
+check "the readers pin the module" pp_wait_until -- pinned
 rmmod perf_persistent 2>/dev/null
 check "rmmod refused while a reader is open" pp_loaded
 pp-ctl destroy victim >/tmp/out

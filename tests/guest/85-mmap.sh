@@ -25,7 +25,7 @@ h1=$!
 rm -f /tmp/h2
 pp-mmap 1 1 hold >/tmp/h2 &
 h2=$!
-sleep 1
+pp_wait_grep '^hold: OK' /tmp/h1 && pp_wait_grep '^hold: OK' /tmp/h2
 check_eq "two mappings held at once" "2" "$(grep -c '^records=2 ' /tmp/h1 /tmp/h2 | grep -c ':1$')"
 
 # A mapping holds a reference: destroy while mapped, free at unmap.
@@ -67,16 +67,18 @@ check "the buffer wrapped many times meanwhile" test "$(pp_stat flood overwritte
 # PAUSE for a consistent snapshot: nothing moves while paused.
 pp-ctl pause flood >/dev/null
 pp-mmap "$fid" 0 >/tmp/s1
-sleep 1
+# The source goes on firing meanwhile: its records are dropped.
+pp_wait_stat flood dropped $(($(pp_stat flood dropped) + 100))
 pp-mmap "$fid" 0 >/tmp/s2
 check "paused: the snapshot is stable" cmp -s /tmp/s1 /tmp/s2
 check_no_grep "paused: every record well-formed" "^bad record" /tmp/s1
 check "paused: the records held fill the buffer" \
 	test "$(sed -n 's/^records=\([0-9]*\) .*/\1/p' /tmp/s1)" -gt 100
 pp-ctl resume flood >/dev/null
-sleep 1
-pp-mmap "$fid" 0 >/tmp/s3
-check "resumed: recording again" test "$(tail -n1 /tmp/s3)" != "$(tail -n1 /tmp/s1)"
+resumed() {
+	pp-mmap "$fid" 0 >/tmp/s3 && [ "$(tail -n1 /tmp/s3)" != "$(tail -n1 /tmp/s1)" ]
+}
+check "resumed: recording again" pp_wait_until -- resumed
 pp-ctl destroy flood destroy sw >/dev/null
 
 check "kernel log clean" pp_log_clean

@@ -12,7 +12,7 @@ pp_load
 # RAW from a source without raw data: every record has 4 bytes of padding;
 # a small buffer that wraps many times, so stale bytes would show.
 pp-ctl create pad sw=0 period=100000 sample=0x400 buffer=4096 detached >/dev/null
-sleep 1
+pp_wait_stat pad overwritten 1000
 id=$(pp_stat pad id)
 
 pp-ctl drop-caps create x sw=1 detached destroy pad detach pad attach pad pause pad resume pad \
