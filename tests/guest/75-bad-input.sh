@@ -103,7 +103,7 @@ pp-ctl info mce_record >/tmp/after
 check_eq "mce_record's records kept (cpu lines identical)" \
 	"$(grep ^cpu /tmp/before | sed 's/ count=[0-9]*//')" \
 	"$(grep ^cpu /tmp/after | sed 's/ count=[0-9]*//')"
-check_eq "mce_record still holds both MCEs" 352 \
+check_eq "mce_record still holds both MCEs" $((2 * $(pp_tp_record_size mce mce_record))) \
 	"$(grep ^cpu /tmp/after | sed 's/.* held=//' | paste -sd+ | bc)"
 pp-ctl resume mce_record destroy keep >/dev/null
 kill $holder
