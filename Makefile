@@ -32,9 +32,12 @@ all: module
 
 kdir:
 	@if [ -z "$(KDIR)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
-		if [ -n "$(LAB)" ]; then echo "make: no lab kernel '$(LAB)'" >&2; exit 1; fi; \
-		if [ -z "$(KVER)" ]; then scripts/kver >/dev/null; exit 1; fi; \
-		echo "make: KDIR=$(KDIR) is not a kernel build tree (install linux-headers-$(KVER), or set KDIR=)" >&2; \
+		if [ -n "$(LAB)" ]; then echo "make: no lab kernel '$(LAB)'" >&2; \
+		elif [ "$(origin KDIR)" != file ]; then \
+			echo "make: KDIR=$(KDIR) is not a kernel build tree (no Makefile there)" >&2; \
+		elif [ -z "$(KVER)" ]; then scripts/kver >/dev/null; \
+		else echo "make: KDIR=$(KDIR) is not a kernel build tree (install linux-headers-$(KVER), or set KDIR=)" >&2; \
+		fi; \
 		exit 1; \
 	fi
 
