@@ -6,7 +6,7 @@
 # status.
 . ./lib.sh
 
-PP=/usr/lib/perf-core/perf-persistent
+PP=$(perf --exec-path)/perf-persistent
 check "the tool is in perf's exec directory" test -x "$PP"
 check_match "--help lists the verbs" "script .*NAME" "$($PP --help 2>&1)"
 check_match "help VERB describes it" "usage: perf persistent record \[-o FILE\] NAME" \
@@ -133,8 +133,7 @@ hold_bg() {
 	: >"$_f"
 	$PP "$@" >"$_f" &
 	h=$!
-	_i=0
-	while ! grep -q "^$_l" "$_f" && [ $_i -lt 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+	pp_wait_grep "^$_l" "$_f" || echo "# the tool never printed '$_l'"
 }
 
 hold_bg /tmp/held "created held" create -n held cpu-migrations
@@ -148,8 +147,9 @@ check_eq "interrupted: the event is gone" "" "$(perf persistent list | grep ' he
 
 hold_bg /tmp/att "attached cs" attach cs
 check_match "attach: attached" " cs +context-switches +attached " "$(perf persistent list)"
+# (Bounded: were the first attach missing, this one would hold the event.)
 check_match "attach twice: refused" "cs: attached to another process already" \
-	"$(perf persistent attach cs 2>&1)"
+	"$(timeout -s INT 120 perf persistent attach cs 2>&1)"
 check_match "detach of a held event: the holder detaches it" "^detached cs$" \
 	"$(perf persistent detach cs)"
 wait $h
