@@ -57,6 +57,29 @@ static void record_exit(struct kunit *test)
 	pp_buffer_free(fx->buf);
 }
 
+/*
+ * Finish a RAW record the way perf_sample_save_raw_data() does since 6.3,
+ * before any overflow handler runs: the last fragment's ->pad, which
+ * shares ->next's storage, gets the padding.  Before 6.3 ->next stayed
+ * NULL (pad 0); the encoder must take either.
+ */
+static void save_raw(struct record_fixture *fx)
+{
+	struct perf_raw_frag *frag = &fx->raw.frag;
+	u32 sum = 0;
+
+	for (;;) {
+		sum += frag->size;
+		if (perf_raw_frag_last(frag))
+			break;
+		frag = frag->next;
+	}
+	fx->raw.size = round_up(sum + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	frag->pad = fx->raw.size - sum;
+	fx->data.raw = &fx->raw;
+	fx->data.sample_flags |= PERF_SAMPLE_RAW;
+}
+
 static void set_raw(struct record_fixture *fx, u32 size)
 {
 	perf_sample_data_init(&fx->data, 0, 1);
@@ -66,8 +89,24 @@ static void set_raw(struct record_fixture *fx, u32 size)
 	fx->raw.frag.copy = NULL;
 	fx->raw.frag.data = fx->payload;
 	fx->raw.frag.size = size;
-	fx->data.raw = &fx->raw;
-	fx->data.sample_flags |= PERF_SAMPLE_RAW;
+	save_raw(fx);
+}
+
+/*
+ * A fragment's copy function (BPF output copies from its context this
+ * way): bytes [@off, @off + @len) of @src, inverted, so that the test sees
+ * it was used.
+ */
+static unsigned long invert_copy(void *dst, const void *src,
+				 unsigned long off, unsigned long len)
+{
+	const u8 *s = src;
+	u8 *d = dst;
+	unsigned long i;
+
+	for (i = 0; i < len; i++)
+		d[i] = ~s[off + i];
+	return 0;
 }
 
 /* Encode with @type, as the handler would (preemption off); read it back. */
@@ -162,19 +201,54 @@ static void pp_record_test_raw_absent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, raw[1], 0U);
 }
 
-/* A chained (unprepared) RAW record is copied fragment after fragment. */
+/*
+ * A chained RAW record is copied fragment after fragment, up to the one
+ * perf_raw_frag_last() names: its ->next holds the padding (1 here).
+ */
 static void pp_record_test_raw_fragments(struct kunit *test)
 {
 	struct record_fixture *fx = test->priv;
-	struct perf_raw_frag second = { .data = fx->payload + 10, .size = 10 };
+	struct perf_raw_frag second = { .data = fx->payload + 10, .size = 9 };
 	u32 *raw;
+	u8 *pad;
 
 	set_raw(fx, 10);
 	fx->raw.frag.next = &second;
+	save_raw(fx);
+	KUNIT_ASSERT_EQ(test, second.pad, 1UL);
 	KUNIT_ASSERT_EQ(test, encode(test, PERF_SAMPLE_RAW, 1), 0);
+	KUNIT_EXPECT_EQ(test, header(test)->size, (u16)32);
 	raw = (u32 *)&fx->words[1];
 	KUNIT_EXPECT_EQ(test, raw[0], 20U);
-	KUNIT_EXPECT_EQ(test, memcmp(&raw[1], fx->payload, 20), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&raw[1], fx->payload, 19), 0);
+	pad = (u8 *)&raw[1] + 19;
+	KUNIT_EXPECT_EQ(test, *pad, 0);
+}
+
+/* A fragment with a copy function is copied with it, in place and wrapped. */
+static void pp_record_test_raw_copy(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	unsigned int i, j, wrapped = 0;
+	u8 want[116];
+
+	for (j = 0; j < sizeof(want); j++)
+		want[j] = ~fx->payload[j];
+	set_raw(fx, 116);
+	fx->raw.frag.copy = invert_copy;
+	for (i = 0; i < 3 * PAGE_SIZE / 136; i++) {
+		unsigned long off;
+		struct pp_decoded d;
+
+		KUNIT_ASSERT_EQ(test, encode(test, PERF_SAMPLE_RAW | PERF_SAMPLE_IDENTIFIER, i), 0);
+		off = fx->buf->page->data_head & (fx->buf->size - 1);
+		wrapped += off + 136 > fx->buf->size;
+		KUNIT_ASSERT_EQ(test, pp_decode(fx->words, 136,
+						PERF_SAMPLE_RAW | PERF_SAMPLE_IDENTIFIER, &d), 0);
+		KUNIT_EXPECT_EQ(test, d.raw_size, 116U);
+		KUNIT_EXPECT_EQ(test, memcmp(d.raw, want, 116), 0);
+	}
+	KUNIT_EXPECT_GT(test, wrapped, 1U);
 }
 
 static void pp_record_test_addr_and_period(struct kunit *test)
@@ -353,6 +427,7 @@ static struct kunit_case pp_record_test_cases[] = {
 	KUNIT_CASE(pp_record_test_raw_padding),
 	KUNIT_CASE(pp_record_test_raw_absent),
 	KUNIT_CASE(pp_record_test_raw_fragments),
+	KUNIT_CASE(pp_record_test_raw_copy),
 	KUNIT_CASE(pp_record_test_addr_and_period),
 	KUNIT_CASE(pp_record_test_minimal),
 	KUNIT_CASE(pp_record_test_user_mode),

@@ -11,7 +11,12 @@
  *
  * The handler gets the sample data unprepared: perf_sample_data_init() set
  * only sample_flags, period and (when non-zero) addr; raw is set when
- * sample_flags has PERF_SAMPLE_RAW.  Everything else is taken here: the IP
+ * sample_flags has PERF_SAMPLE_RAW.  RAW data is a chain of fragments,
+ * each copied with its own copy function when it has one, the last one
+ * the one perf_raw_frag_last() says: since 6.3 perf_sample_save_raw_data()
+ * has stored the padding in its ->pad, which shares ->next's storage, so
+ * ->next of the last fragment is not NULL there.  Everything else is taken
+ * here: the IP
  * from @regs, pid/tid from current, the time from local_clock() (perf's
  * clock), the CPU from smp_processor_id().
  */
@@ -42,6 +47,12 @@ bool pp_record_sample_type_ok(u64 sample_type)
 	return !(sample_type & ~(u64)PERF_PERSISTENT_SAMPLE_TYPES);
 }
 
+/* The fragment after @frag, NULL after the last. */
+static const struct perf_raw_frag *raw_next(const struct perf_raw_frag *frag)
+{
+	return perf_raw_frag_last(frag) ? NULL : frag->next;
+}
+
 /* Bytes of RAW payload in @data, 0 if it has none. */
 static u32 raw_payload_size(const struct perf_sample_data *data)
 {
@@ -50,10 +61,40 @@ static u32 raw_payload_size(const struct perf_sample_data *data)
 
 	if (!(data->sample_flags & PERF_SAMPLE_RAW) || !data->raw)
 		return 0;
-	/* Unprepared data: fragments chained through ->next, NULL-ended. */
-	for (frag = &data->raw->frag; frag; frag = frag->next)
+	for (frag = &data->raw->frag; frag; frag = raw_next(frag))
 		sum += frag->size;
 	return sum;
+}
+
+/*
+ * Copy bytes [@off, @off + @len) of @frag to @dst, with the fragment's
+ * copy function when it has one (it returns what it could not copy: that
+ * part is zeroed, not left stale).
+ */
+static void copy_frag(void *dst, const struct perf_raw_frag *frag,
+		      unsigned long off, unsigned long len)
+{
+	unsigned long left;
+
+	if (!frag->copy) {
+		memcpy(dst, frag->data + off, len);
+		return;
+	}
+	left = frag->copy(dst, frag->data, off, len);
+	if (unlikely(left))
+		memset(dst + len - min(left, len), 0, min(left, len));
+}
+
+/* @frag at logical position @pos of @buf, wrapping round its end. */
+static void write_frag(struct pp_buffer *buf, unsigned long pos,
+		       const struct perf_raw_frag *frag)
+{
+	unsigned long off = pos & (buf->size - 1);
+	unsigned long first = min_t(unsigned long, frag->size, buf->size - off);
+
+	copy_frag(buf->data + off, frag, 0, first);
+	if (first < frag->size)
+		copy_frag(buf->data, frag, first, frag->size - first);
 }
 
 /**
@@ -136,8 +177,8 @@ static noinline void write_wrapped(struct pp_buffer *buf, unsigned long pos,
 	pos += fmt->fixed_size;
 	pp_buffer_write(buf, pos, &field, sizeof(field));
 	pos += sizeof(field);
-	for (frag = raw_size ? &data->raw->frag : NULL; frag; frag = frag->next) {
-		pp_buffer_write(buf, pos, frag->data, frag->size);
+	for (frag = raw_size ? &data->raw->frag : NULL; frag; frag = raw_next(frag)) {
+		write_frag(buf, pos, frag);
 		pos += frag->size;
 	}
 	pp_buffer_zero(buf, pos, raw_pad);
@@ -202,8 +243,8 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 		*(u32 *)dst = raw_size + raw_pad;
 		dst += sizeof(u32);
 		for (frag = raw_size ? &data->raw->frag : NULL; frag;
-		     frag = frag->next) {
-			memcpy(dst, frag->data, frag->size);
+		     frag = raw_next(frag)) {
+			copy_frag(dst, frag, 0, frag->size);
 			dst += frag->size;
 		}
 		/* perf's tracepoint payloads come padded already. */
