@@ -78,6 +78,7 @@ struct pp_buffer *pp_buffer_alloc(unsigned long size)
 		goto err_starts;
 	buf->data = (void *)buf->page + PAGE_SIZE;
 	buf->ext = (void *)buf->page + PERF_PERSISTENT_PAGE_EXT_OFFSET;
+	buf->ext->size = sizeof(*buf->ext);
 	buf->page->data_offset = PAGE_SIZE;
 	buf->page->data_size = size;
 	return buf;

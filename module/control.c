@@ -203,12 +203,37 @@ static bool pp_id_cmd(unsigned int cmd)
 	return false;
 }
 
+/*
+ * The commands that take a struct are matched on their type, number and
+ * direction, not on their size bits: those are the size of the struct the
+ * caller was built with, and the struct's own size field already says
+ * which version it is (copy_struct_from_user()).  So a caller built with a
+ * header whose struct grew keeps working with this module, and an older
+ * caller with a newer module.
+ */
+static unsigned int pp_ioctl_cmd(unsigned int cmd)
+{
+	static const unsigned int struct_cmds[] = {
+		PERF_PERSISTENT_IOC_CREATE,
+		PERF_PERSISTENT_IOC_INFO,
+		PERF_PERSISTENT_IOC_LIST,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(struct_cmds); i++)
+		if ((cmd & ~IOCSIZE_MASK) == (struct_cmds[i] & ~IOCSIZE_MASK))
+			return struct_cmds[i];
+	return cmd;
+}
+
 static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *argp = (void __user *)arg;
 	u32 id = arg;
+	bool id_cmd;
 
-	bool id_cmd = pp_id_cmd(cmd);
+	cmd = pp_ioctl_cmd(cmd);
+	id_cmd = pp_id_cmd(cmd);
 
 	/* The verbs that change events need the right to monitor the system. */
 	if ((id_cmd || cmd == PERF_PERSISTENT_IOC_CREATE) && !perfmon_capable())
@@ -263,8 +288,8 @@ static const struct vm_operations_struct pp_vm_ops = {
 /**
  * pp_mmap - map one CPU's buffer of a persistent event, read-only
  * @file: the control file
- * @vma: offset PERF_PERSISTENT_MMAP_OFFSET(id, cpu), length one page plus
- *	the buffer size
+ * @vma: offset PERF_PERSISTENT_MMAP_OFFSET(id, cpu, PAGE_SIZE), length one
+ *	page plus the buffer size
  *
  * Zero copy: the control page and the data pages the writers write.  Any
  * number of processes may map the same buffer.  Process context.

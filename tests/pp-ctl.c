@@ -12,12 +12,13 @@
  *                clock events) freq=N sample=0xBITS
  *                flags=0xN size=N (struct size) tail (non-zero byte past the
  *                struct) attr-size=N reserved tail-attr (its last byte non-zero)
- *                bad-attr bad-struct
+ *                bad-attr bad-struct cmd-size=N (the command's size bits, as
+ *                a program built with a struct of N bytes computes it)
  *   destroy|detach|attach|pause|resume X     X: an id or a name
  *   info X            prints key=value lines
  *   list              prints the ids
- *   info-raw X size=N|reserved|bad-stats    INFO with a doctored struct
- *   list-raw size=N|no-ids                  LIST with a doctored struct
+ *   info-raw X size=N|reserved|bad-stats|cmd-size=N  INFO, doctored
+ *   list-raw size=N|no-ids|cmd-size=N                LIST, doctored
  *   ioctl NUM         an arbitrary ioctl number with a zero argument
  *   sleep SECONDS | hold (until a signal) | drop-caps | setuid UID | close
  */
@@ -38,6 +39,13 @@
 #include "pp-errname.h"
 
 static int ctl = -1;
+
+/* @cmd with its size bits saying @size, as a header with that struct size
+ * would compute it. */
+static unsigned long sized(unsigned long cmd, unsigned long size)
+{
+	return (cmd & ~(unsigned long)IOCSIZE_MASK) | (size << _IOC_SIZESHIFT);
+}
 
 static void usage(const char *why)
 {
@@ -144,6 +152,7 @@ static int cmd_create(char **argv, int argc)
 	unsigned char attr_buf[512] = { 0 };
 	struct perf_event_attr *attr = (void *)attr_buf;
 	int i, used = 2, bad_attr = 0, bad_struct = 0, tail_attr = 0;
+	unsigned long req = PERF_PERSISTENT_IOC_CREATE;
 
 	if (argc < 2)
 		usage("create NAME SOURCE");
@@ -169,7 +178,7 @@ static int cmd_create(char **argv, int argc)
 	if (attr->type == PERF_TYPE_TRACEPOINT)
 		attr->sample_type |= PERF_SAMPLE_RAW;
 
-	for (i = 2; i < argc && strchr("bdpfstar", argv[i][0]); i++) {
+	for (i = 2; i < argc && strchr("bdpfstarc", argv[i][0]); i++) {
 		const char *o = argv[i], *v = strchr(o, '=');
 
 		v = v ? v + 1 : "";
@@ -199,6 +208,8 @@ static int cmd_create(char **argv, int argc)
 			bad_attr = 1;
 		else if (!strcmp(o, "bad-struct"))
 			bad_struct = 1;
+		else if (!strncmp(o, "cmd-size=", 9))
+			req = sized(req, num(v));
 		else
 			break;
 		used++;
@@ -214,7 +225,7 @@ static int cmd_create(char **argv, int argc)
 
 	printf("create %s: ", argv[0]);
 	if (control() < 0 ||
-	    ioctl(ctl, PERF_PERSISTENT_IOC_CREATE, bad_struct ? (void *)16 : (void *)c))
+	    ioctl(ctl, req, bad_struct ? (void *)16 : (void *)c))
 		printf("%s\n", errname(errno));
 	else
 		printf("OK id=%u\n", c->id);
@@ -270,6 +281,7 @@ static void cmd_info_raw(const char *id, const char *how)
 {
 	unsigned char buf[256] = { 0 };
 	struct perf_persistent_info *info = (void *)buf;
+	unsigned long req = PERF_PERSISTENT_IOC_INFO;
 
 	info->size = sizeof(*info);
 	info->id = num(id);
@@ -279,8 +291,10 @@ static void cmd_info_raw(const char *id, const char *how)
 		info->__reserved = 1;
 	else if (!strcmp(how, "bad-stats"))
 		info->cpu_stats = 16, info->nr_cpus = 4;
+	else if (!strncmp(how, "cmd-size=", 9))
+		req = sized(req, num(how + 9));
 	printf("info-raw %s %s: %s\n", id, how,
-	       control() < 0 || ioctl(ctl, PERF_PERSISTENT_IOC_INFO, info) ?
+	       control() < 0 || ioctl(ctl, req, info) ?
 	       errname(errno) : "OK");
 }
 
@@ -288,13 +302,16 @@ static void cmd_info_raw(const char *id, const char *how)
 static void cmd_list_raw(const char *how)
 {
 	struct perf_persistent_list l = { .size = sizeof(l) };
+	unsigned long req = PERF_PERSISTENT_IOC_LIST;
 
 	if (!strncmp(how, "size=", 5))
 		l.size = num(how + 5);
 	else if (!strcmp(how, "no-ids"))
 		l.nr = 4;
+	else if (!strncmp(how, "cmd-size=", 9))
+		req = sized(req, num(how + 9));
 	printf("list-raw %s: %s\n", how,
-	       control() < 0 || ioctl(ctl, PERF_PERSISTENT_IOC_LIST, &l) ?
+	       control() < 0 || ioctl(ctl, req, &l) ?
 	       errname(errno) : "OK");
 }
 

@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 
 	len = getpagesize() + info.buffer_size;
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd,
-		   PERF_PERSISTENT_MMAP_OFFSET(id, 0));
+		   PERF_PERSISTENT_MMAP_OFFSET(id, 0, getpagesize()));
 	if (map == MAP_FAILED)
 		return printf("leakcheck: mmap: %s\n", strerror(errno)), 1;
 	{

@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	off = PERF_PERSISTENT_MMAP_OFFSET(id, cpu);
+	off = PERF_PERSISTENT_MMAP_OFFSET(id, cpu, getpagesize());
 	/* PP_DROP_CAPS=1: map without any capability (the fd stays open). */
 	if (getenv("PP_DROP_CAPS")) {
 		struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -197,7 +197,8 @@ int main(int argc, char **argv)
 	ext = (void *)(map + PERF_PERSISTENT_PAGE_EXT_OFFSET);
 	dsize = pg->data_size;
 	if (pg->data_offset != (unsigned long long)getpagesize() ||
-	    dsize != info.buffer_size || ext->id != id || ext->cpu != cpu) {
+	    dsize != info.buffer_size || ext->id != id || ext->cpu != cpu ||
+	    ext->size < PERF_PERSISTENT_PAGE_EXT_SIZE_VER0 || ext->__reserved) {
 		printf("control page: unexpected layout\n");
 		return 1;
 	}

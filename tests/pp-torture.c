@@ -183,7 +183,7 @@ static void try_mmap(unsigned int *r)
 	}
 	len = page_size + info.buffer_size;
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, ctl,
-		   PERF_PERSISTENT_MMAP_OFFSET(info.id, cpu));
+		   PERF_PERSISTENT_MMAP_OFFSET(info.id, cpu, getpagesize()));
 	if (map == MAP_FAILED) {
 		expect("mmap", -1, ENOENT, ENODEV, EINVAL, 0);
 		return;
@@ -244,7 +244,7 @@ static void verify(unsigned int *r, unsigned int t)
 	for (i = 0; i < info.nr_cpus && i < 8 && !failed; i++) {
 		size_t len = page_size + info.buffer_size;
 		unsigned char *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd,
-					  PERF_PERSISTENT_MMAP_OFFSET(id, cs[i].cpu));
+					  PERF_PERSISTENT_MMAP_OFFSET(id, cs[i].cpu, getpagesize()));
 		struct perf_persistent_page_ext *ext;
 		unsigned long long pos, held = 0;
 

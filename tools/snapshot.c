@@ -137,7 +137,7 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 		size_t len;
 
 		map = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd,
-			   PERF_PERSISTENT_MMAP_OFFSET(id, cpu));
+			   PERF_PERSISTENT_MMAP_OFFSET(id, cpu, getpagesize()));
 		if (map == MAP_FAILED)
 			goto gone;
 		image = copy_image(map, &len);

@@ -70,6 +70,15 @@ expect E2BIG create b sw=1 detached attr-size=8192
 # creations above took no id: the next one follows the last created.
 expect "OK id=$(($(pp_stat keep id) + 2))" create grown sw=1 detached size=128
 expect OK destroy grown
+# A program built with a header whose structs grew: the command's size bits
+# say the larger size; the module goes by the struct's size field.
+expect "OK id=$(($(pp_stat keep id) + 3))" create grown sw=1 detached size=128 cmd-size=128
+expect OK destroy grown
+expect E2BIG create b sw=1 detached size=128 tail cmd-size=128
+expect "OK id=$(($(pp_stat keep id) + 4))" create b sw=1 detached cmd-size=0
+expect OK info-raw "$(pp_stat keep id)" cmd-size=128
+expect OK list-raw cmd-size=64
+expect ENOTTY ioctl 0xc040b909
 
 # Ownership.
 expect EALREADY detach keep

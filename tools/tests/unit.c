@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <linux/hw_breakpoint.h>
@@ -218,6 +219,24 @@ static void test_decode(void)
 	free(data);
 }
 
+/*
+ * The UAPI can grow: a struct command's size bits are not what the module
+ * matches (Documentation/uapi.rst), and the mmap offset is counted in
+ * pages of whatever size the system has.
+ */
+static void test_uapi(void)
+{
+	CHECK(_IOC_NR(PERF_PERSISTENT_IOC_CREATE) == 1 &&
+	      _IOC_SIZE(PERF_PERSISTENT_IOC_CREATE) == sizeof(struct perf_persistent_create),
+	      "CREATE: number 1, the struct's size bits");
+	CHECK(PERF_PERSISTENT_MMAP_OFFSET(3, 1, 4096) == ((3ULL << 16) | 1) * 4096 &&
+	      PERF_PERSISTENT_MMAP_OFFSET(3, 1, 65536) == ((3ULL << 16) | 1) * 65536,
+	      "mmap offset in pages of any size");
+	CHECK(sizeof(struct perf_persistent_page_ext) == PERF_PERSISTENT_PAGE_EXT_SIZE_VER0 &&
+	      PERF_PERSISTENT_PAGE_EXT_OFFSET + PERF_PERSISTENT_PAGE_EXT_SIZE_VER0 <= 4096,
+	      "page_ext: versioned by size, within the smallest page");
+}
+
 int main(void)
 {
 	tracefs_set_dir("data/tracefs");
@@ -225,6 +244,7 @@ int main(void)
 	test_fields();
 	test_events();
 	test_decode();
+	test_uapi();
 	printf("tools unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -80,13 +80,16 @@
  * position of the newest record and decreases as records are written; the
  * byte at logical position x is at data_offset + (x & (data_size - 1)).
  * Read data_head with an acquire load (or read it, then smp_rmb()) before
- * reading records.  The page also holds, at PERF_PERSISTENT_PAGE_EXT_OFFSET,
- * a struct perf_persistent_page_ext.
+ * reading records.  The page also holds, at PERF_PERSISTENT_PAGE_EXT_OFFSET
+ * (below the smallest page size, 4 KiB), a struct perf_persistent_page_ext.
  */
 #define PERF_PERSISTENT_PAGE_EXT_OFFSET	2048
 
 /**
  * struct perf_persistent_page_ext - more of the control page
+ * @size: the bytes of this struct the module fills, its version: later
+ *	versions append fields, a reader uses those that fit in @size
+ * @__reserved: zero
  * @tail: logical position just past the oldest record the buffer still
  *	holds whole: the records held are those in [data_head, tail), and
  *	tail - data_head <= data_size.  Written before data_head.
@@ -95,19 +98,25 @@
  * @cpu: the CPU whose buffer this is
  */
 struct perf_persistent_page_ext {
+	__u32	size;
+	__u32	__reserved;
 	__u64	tail;
 	__u64	sample_type;
 	__u32	id;
 	__u32	cpu;
 };
 
+#define PERF_PERSISTENT_PAGE_EXT_SIZE_VER0	32
+
 /*
- * mmap() offset of the buffer of persistent event @id on CPU @cpu.  The
- * length must be one page plus the buffer size; the mapping must be
- * read-only (PROT_READ, or MAP_PRIVATE without PROT_WRITE).
+ * mmap() offset of the buffer of persistent event @id on CPU @cpu on a
+ * system whose page size is @page_size (sysconf(_SC_PAGESIZE)): page
+ * number (@id << 16 | @cpu), whatever the page size.  The length must be
+ * one page plus the buffer size; the mapping must be read-only
+ * (PROT_READ, or MAP_PRIVATE without PROT_WRITE).
  */
-#define PERF_PERSISTENT_MMAP_OFFSET(id, cpu)				\
-	((((__u64)(id) << 16) | ((cpu) & 0xffff)) << 12)
+#define PERF_PERSISTENT_MMAP_OFFSET(id, cpu, page_size)			\
+	((((__u64)(id) << 16) | ((cpu) & 0xffff)) * (__u64)(page_size))
 
 /*
  * Readers.  perf_event_open() with attr.type = the PMU's type, attr.config
@@ -253,6 +262,15 @@ struct perf_persistent_list {
 #define PERF_PERSISTENT_LIST_SIZE_VER0		24
 
 #define PERF_PERSISTENT_IOC_MAGIC	0xb9
+
+/*
+ * The commands that take a struct carry its size in their size bits, as
+ * _IOWR() does, but the module matches them on type, number and direction
+ * only: the struct's size field is its version.  A program built with a
+ * later header, whose struct grew, gets the same command matched; fields
+ * the module does not know must then be zero (E2BIG otherwise), and fields
+ * it knows that the caller's struct lacks are taken as zero.
+ */
 
 /* Create an event; the argument is struct perf_persistent_create. */
 #define PERF_PERSISTENT_IOC_CREATE	\
