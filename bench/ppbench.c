@@ -839,7 +839,7 @@ static void measure_mmap(void)
 	buffer_size = saved;
 	fill(id, size);
 	pg = mmap(NULL, 4096 + size, PROT_READ, MAP_SHARED, ctl,
-		  PERF_PERSISTENT_MMAP_OFFSET(id, 0));
+		  PERF_PERSISTENT_MMAP_OFFSET(id, 0, getpagesize()));
 	if (pg == MAP_FAILED || !copy)
 		die("mmap buffer: %s", strerror(errno));
 	ext = (void *)((char *)pg + PERF_PERSISTENT_PAGE_EXT_OFFSET);
