@@ -310,7 +310,7 @@ static int pp_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EPERM;
 	if (vma->vm_flags & VM_WRITE)
 		return -EACCES;
-	if (id > U32_MAX || cpu >= nr_cpu_ids)
+	if (id > U32_MAX || cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return id > U32_MAX ? -ENOENT : -EINVAL;
 
 	ev = pp_event_get(id);

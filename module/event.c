@@ -688,7 +688,8 @@ int pp_events_init(void)
  * Module exit: no control file is open (each pins the module), so every
  * event left is detached.  Destroy them all.
  */
-void pp_events_exit(void)
+/* Module exit, process context: destroy every event, with its sysfs files. */
+void pp_events_destroy_all(void)
 {
 	struct pp_entry *entry;
 	LIST_HEAD(all);
@@ -699,7 +700,11 @@ void pp_events_exit(void)
 		pp_sysfs_event_del(container_of(entry, struct pp_event, entry));
 	mutex_unlock(&pp_registry.lock);
 	stop_put_list(&all);
+}
 
+/* Module exit, after pp_events_destroy_all() and the PMU's unregistration. */
+void pp_events_exit(void)
+{
 	cpuhp_remove_multi_state(pp_cpuhp_state);
 	pp_registry_destroy(&pp_registry);
 }

@@ -126,36 +126,38 @@ static int __init pp_init(void)
 	ret = pp_readers_init();
 	if (ret)
 		return ret;
-	ret = pp_sysfs_init();
+	/* The registry first: the PMU's event_init looks events up in it. */
+	ret = pp_events_init();
 	if (ret)
 		goto err_readers;
+	ret = pp_sysfs_init();
+	if (ret)
+		goto err_events;
 	ret = pp_pmu_register();
 	if (ret) {
 		pr_err("cannot register the %s PMU: %d\n", PP_PMU_NAME, ret);
 		goto err_sysfs;
 	}
+	/* instances/ hangs off the PMU's device, which exists only now. */
 	ret = pp_sysfs_instances_init();
 	if (ret)
 		goto err_pmu;
-	ret = pp_events_init();
-	if (ret)
-		goto err_instances;
 	ret = pp_control_init();
 	if (ret)
-		goto err_events;
+		goto err_instances;
 
 	create_load_events();
 	pr_info("version %s loaded\n", PP_VERSION);
 	return 0;
 
-err_events:
-	pp_events_exit();
 err_instances:
 	pp_sysfs_instances_exit();
 err_pmu:
 	pp_pmu_unregister();
 err_sysfs:
 	pp_sysfs_exit();
+err_events:
+	pp_events_exit();
 err_readers:
 	pp_readers_exit();
 	return ret;
@@ -164,10 +166,11 @@ err_readers:
 static void __exit pp_exit(void)
 {
 	pp_control_exit();
-	pp_events_exit();
+	pp_events_destroy_all();
 	pp_sysfs_instances_exit();
 	pp_pmu_unregister();
 	pp_sysfs_exit();
+	pp_events_exit();
 	pp_readers_exit();
 	pr_info("unloaded\n");
 }

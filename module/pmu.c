@@ -66,6 +66,14 @@ static int pp_pmu_event_init(struct perf_event *event)
 		dev_dbg(pp_pmu.dev, "branch stack sampling not supported\n");
 		return -EOPNOTSUPP;
 	}
+	/*
+	 * Records are delivered from the module, in kernel mode: the perf
+	 * core would drop every one for an exclude_kernel reader.
+	 */
+	if (event->attr.exclude_kernel) {
+		dev_dbg(pp_pmu.dev, "exclude_kernel would exclude every record\n");
+		return -EINVAL;
+	}
 	if (!pp_format_covers(&event->attr, pp_pmu_terms, pp_pmu_nr_terms)) {
 		dev_dbg(pp_pmu.dev, "config bits outside the format terms\n");
 		return -EINVAL;

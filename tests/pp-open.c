@@ -6,7 +6,7 @@
  *
  * pp-open [--pmu NAME | --type N] [--config X] [--config1 X] [--config2 X]
  *         [--pid P] [--cpu C] [--period N] [--branch] [--inherit]
- *         [--freq HZ] [--cgroup DIR]
+ *         [--freq HZ] [--cgroup DIR] [--exclude-kernel]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -87,6 +87,8 @@ int main(int argc, char **argv)
 			attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
 			attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
 			attr.sample_period = 1;
+		} else if (!strcmp(o, "--exclude-kernel")) {
+			attr.exclude_kernel = 1;
 		} else if (!strcmp(o, "--inherit")) {
 			attr.inherit = 1;
 		} else if (!strcmp(o, "--freq")) {

@@ -138,6 +138,7 @@ struct pp_event_info {
 extern unsigned long pp_default_buffer_size;
 
 int pp_events_init(void);
+void pp_events_destroy_all(void);
 void pp_events_exit(void);
 
 int pp_event_create(const struct pp_event_spec *spec, u32 *id);

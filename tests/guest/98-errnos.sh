@@ -93,6 +93,7 @@ row E62 ENODEV pp-mmap "$late" 1
 echo 1 >/sys/devices/system/cpu/cpu1/online
 row E52 EINVAL pp-open --config "$keep" --config2 1
 row E53 EOPNOTSUPP pp-open --config "$keep" --branch
+row E63 EINVAL pp-open --config "$keep" --exclude-kernel
 echo 2 >/proc/sys/kernel/perf_event_paranoid
 row E54 EACCES setpriv_nobody pp-open --config "$keep" --cpu 0
 echo 3 >/proc/sys/kernel/perf_event_paranoid
