@@ -25,9 +25,13 @@
  * @solo), and are then fed from their own position up to @live_pos; when
  * they reach it they join @live.  So each record reaches each reader once.
  * All of it runs on that CPU with interrupts off (the PMU's add/del and
- * the irq_work), so it needs no lock; only NMI writers
- * can run meanwhile, and pp_buffer_next_oldest() validates each copy
- * against them.  Each run delivers a bounded number of records.  When live
+ * the irq_work), so it needs no lock.  Writers are another matter: the
+ * irq_work may have interrupted one of this CPU in task or softirq context,
+ * and an NMI one may interrupt the run; pp_buffer_next_oldest() validates
+ * each copy against them, and a run that finds an interrupted writer in
+ * mid-commit stops without queueing itself again (it would re-enter before
+ * the writer could go on, for good): that writer's commit queues the next
+ * run.  Each run delivers a bounded number of records.  When live
  * records are left, it requeues itself at once; when history is left, a
  * pinned hrtimer requeues it PP_PACE_NS later.  The pace matters: the
  * reader's ring buffer is drained by a process on another CPU, and a
@@ -95,15 +99,22 @@ struct pp_reader {
 	bool			live;
 };
 
+/* Why deliver_range() stopped. */
+enum pp_stop {
+	PP_CAUGHT_UP,	/* every record up to the limit is delivered */
+	PP_BUDGET,	/* this run's budget is spent */
+	PP_WRITER,	/* interrupted a writer of this CPU in mid-commit */
+	PP_NO_SLOT,	/* no swevent recursion slot free in this context */
+};
+
 /*
  * Deliver the records between *@pos and @limit, oldest first, to the
- * readers on @head.  IRQs off, on @pc's CPU.  Return false when delivery
- * must continue in a later run (budget spent, or the buffer busy).
+ * readers on @head.  IRQs off, on @pc's CPU.  Say why it stopped.
  * *@pos is read locklessly by the statistics (pp_reader_backlog()).
  */
-static bool deliver_range(struct pp_cpu *pc, struct hlist_head *head,
-			  unsigned long *pos, unsigned long limit,
-			  unsigned int *budget)
+static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
+				  unsigned long *pos, unsigned long limit,
+				  unsigned int *budget)
 {
 	struct perf_persistent_sample *payload = this_cpu_read(pp_scratch);
 	unsigned long next = *pos;
@@ -112,11 +123,11 @@ static bool deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 
 	while (next != limit) {
 		if (!*budget)
-			return false;
+			return PP_BUDGET;
 		size = pp_buffer_next_oldest(pc->buf, &next, limit, payload + 1,
 					     PP_DELIVER_RECORD_MAX);
 		if (size == -EAGAIN)
-			return false;
+			return PP_WRITER;
 		if (size <= 0) {
 			WRITE_ONCE(*pos, next);	/* lost or skipped */
 			continue;
@@ -124,7 +135,7 @@ static bool deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 		/* No slot: leave *pos before this record, for the next run. */
 		rctx = perf_swevent_get_recursion_context();
 		if (rctx < 0)
-			return false;
+			return PP_NO_SLOT;
 		WRITE_ONCE(*pos, next);
 
 		(*budget)--;
@@ -138,7 +149,7 @@ static bool deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 		perf_tp_event(0, 1, payload, size + sizeof(u32), &regs, head,
 			      rctx, NULL);
 	}
-	return true;
+	return PP_CAUGHT_UP;
 }
 
 /* The accounted head of @buf; on its CPU, IRQs off. */
@@ -153,12 +164,18 @@ static void pp_deliver(struct irq_work *work)
 	unsigned int budget = PP_DELIVER_BUDGET;
 	unsigned long head = accounted_head(pc->buf);
 	struct pp_reader *r, *tmp;
+	enum pp_stop stop;
 
 	/* First bring the live readers up to the head. */
-	if (hlist_empty(&pc->live))
+	if (hlist_empty(&pc->live)) {
 		WRITE_ONCE(pc->live_pos, head);
-	else if (!deliver_range(pc, &pc->live, &pc->live_pos, head, &budget))
-		goto again;
+	} else {
+		stop = deliver_range(pc, &pc->live, &pc->live_pos, head, &budget);
+		if (stop == PP_BUDGET)
+			goto again;
+		if (stop != PP_CAUGHT_UP)
+			goto wait;
+	}
 
 	/* Then each reader catching up, from its position to theirs. */
 	list_for_each_entry_safe(r, tmp, &pc->pending, node) {
@@ -166,8 +183,9 @@ static void pp_deliver(struct irq_work *work)
 			r->pos = r->history ? READ_ONCE(pc->buf->tail) : head;
 			r->started = true;
 		}
-		if (!deliver_range(pc, &r->solo, &r->pos, pc->live_pos, &budget))
-			goto pace;
+		stop = deliver_range(pc, &r->solo, &r->pos, pc->live_pos, &budget);
+		if (stop != PP_CAUGHT_UP)
+			goto wait;
 		/* Caught up: from now on it gets what the live readers get. */
 		list_del(&r->node);
 		hlist_del_rcu(&r->event->hlist_entry);
@@ -179,7 +197,15 @@ static void pp_deliver(struct irq_work *work)
 again:
 	irq_work_queue(work);
 	return;
-pace:
+wait:
+	/*
+	 * This run interrupted a writer of this CPU in mid-commit: queueing
+	 * it again at once would re-enter before the writer could go on, for
+	 * good.  The writer's commit queues the next run.
+	 */
+	if (stop == PP_WRITER)
+		return;
+	/* History left, or no slot now: again a while later. */
 	if (!hrtimer_active(&pc->pace))
 		hrtimer_start(&pc->pace, ns_to_ktime(PP_PACE_NS),
 			      HRTIMER_MODE_REL_PINNED_HARD);
