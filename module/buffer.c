@@ -196,7 +196,7 @@ static void pp_buffer_account(struct pp_buffer *buf, unsigned long head)
 		unsigned long start = oldest_start(buf, buf->tail);
 
 		__clear_bit(slot(buf, start), buf->starts);
-		buf->tail = start;
+		WRITE_ONCE(buf->tail, start);
 		buf->overwritten++;
 	}
 
@@ -215,7 +215,8 @@ static void pp_buffer_account(struct pp_buffer *buf, unsigned long head)
 		buf->bytes += size;
 		pos += size;
 	}
-	buf->done = head;
+	/* Read locklessly by nested writers and the delivery. */
+	WRITE_ONCE(buf->done, head);
 }
 
 /**
@@ -239,13 +240,24 @@ again:
 		raw_write_seqcount_begin(&buf->seq);
 		pp_buffer_account(buf, head);
 		/*
-		 * The records and the accounting before the new head and tail:
-		 * pairs with the smp_rmb() in readers between reading head and
-		 * tail and reading records.
+		 * Publication to the mapping's readers, as the UAPI header
+		 * promises it: the records (A), then the tail (B), then
+		 * data_head (C):
+		 *
+		 *   writer (here)                 reader (userspace)
+		 *   records written          A    h = load_acquire(data_head)  D
+		 *   WRITE_ONCE(ext->tail)    B    t = READ_ONCE(ext->tail)
+		 *   store_release(data_head) C    read records in [h, t)
+		 *
+		 * C orders A and B before it and pairs with D (or with a load
+		 * of data_head followed by smp_rmb()): a reader that sees a
+		 * head sees the records up to it and a tail at least as new.
+		 * One smp_wmb() before both stores ordered A before them but
+		 * not B before C.
 		 */
-		smp_wmb();
 		WRITE_ONCE(buf->ext->tail, buf->tail);
-		WRITE_ONCE(buf->page->data_head, head);
+		/* C: pairs with D, the readers' acquire load of data_head. */
+		smp_store_release(&buf->page->data_head, head);
 		raw_write_seqcount_end(&buf->seq);
 	}
 

@@ -316,7 +316,7 @@ static int pp_mmap(struct file *file, struct vm_area_struct *vma)
 	ev = pp_event_get(id);
 	if (!ev)
 		return -ENOENT;
-	buf = READ_ONCE(per_cpu_ptr(ev->cpus, cpu)->buf);
+	buf = pp_cpu_buf(per_cpu_ptr(ev->cpus, cpu));
 	ret = -ENODEV;
 	if (!buf)
 		goto err_put;

@@ -100,8 +100,14 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 		buf->ext->sample_type = ev->fmt.sample_type;
 		buf->ext->id = ev->entry.id;
 		buf->ext->cpu = cpu;
-		/* Before the counter exists; sysfs reads it locklessly. */
-		WRITE_ONCE(pc->buf, buf);
+		/*
+		 * Published with release before the counter exists: the mmap,
+		 * reader and statistics paths load it with acquire
+		 * (pp_cpu_buf()) without sync_lock and must see it set up.
+		 * The overflow handler needs no barrier: the counter that
+		 * calls it is created after this store.
+		 */
+		smp_store_release(&pc->buf, buf);
 	}
 
 	counter = perf_event_create_kernel_counter(&ev->attr, cpu, NULL,
@@ -534,7 +540,7 @@ void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum)
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		struct pp_buffer *buf = READ_ONCE(per_cpu_ptr(ev->cpus, cpu)->buf);
+		struct pp_buffer *buf = pp_cpu_buf(per_cpu_ptr(ev->cpus, cpu));
 
 		if (!buf)
 			continue;

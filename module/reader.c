@@ -237,7 +237,7 @@ static enum hrtimer_restart pp_pace(struct hrtimer *timer)
  */
 unsigned long pp_reader_backlog(struct pp_cpu *pc)
 {
-	struct pp_buffer *buf = READ_ONCE(pc->buf);
+	struct pp_buffer *buf = pp_cpu_buf(pc);
 	unsigned int nr = READ_ONCE(pc->nr_readers);
 	unsigned long done, from;
 
@@ -308,7 +308,7 @@ int pp_reader_event_init(struct perf_event *event, u32 id, bool history)
 	if (!ev)
 		return -ENOENT;
 	pc = per_cpu_ptr(ev->cpus, event->cpu);
-	if (!READ_ONCE(pc->buf)) {
+	if (!pp_cpu_buf(pc)) {
 		pp_event_put(ev);
 		return -ENODEV;
 	}

@@ -15,6 +15,7 @@
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <asm/barrier.h>
 
 #include <uapi/linux/perf_persistent.h>
 
@@ -157,6 +158,17 @@ void pp_event_put(struct pp_event *ev);
 u32 pp_event_state(const struct pp_event *ev, const void *file);
 void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum);
 unsigned int pp_event_nr_readers(struct pp_event *ev);
+
+/*
+ * @pc's buffer, NULL until its CPU was first online; set up whenever it
+ * is not NULL (published with release in pp_cpu_start()).  Any context.
+ */
+static inline struct pp_buffer *pp_cpu_buf(struct pp_cpu *pc)
+{
+	/* Pairs with the release in pp_cpu_start(). */
+	return smp_load_acquire(&pc->buf);
+}
+
 unsigned long pp_event_backlog(struct pp_event *ev);
 int pp_buffer_size_check(u64 size);
 
