@@ -277,8 +277,21 @@ static int pp_event_start(struct pp_event *ev)
 	return ret;
 }
 
+/*
+ * What the source attr must be.  perf_event_create_kernel_counter() skips
+ * the checks perf_event_open() makes of a user's attr (perf_copy_attr()
+ * and the syscall itself), so the ones that apply are made here.  Not the
+ * sample_freq limit: its sysctl is not exported to modules.
+ */
 static int pp_attr_check(const struct perf_event_attr *attr)
 {
+	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
+		return -EINVAL;
+	if (!attr->freq && (attr->sample_period & BIT_ULL(63)))
+		return -EINVAL;
+	/* Records are stamped with local_clock(), perf's default clock. */
+	if (attr->use_clockid)
+		return -EOPNOTSUPP;
 	if (!pp_record_sample_type_ok(attr->sample_type))
 		return -EOPNOTSUPP;
 	/* A persistent event reading a persistent event's readers: no. */

@@ -12,6 +12,7 @@
  *                clock events) freq=N sample=0xBITS
  *                flags=0xN size=N (struct size) tail (non-zero byte past the
  *                struct) attr-size=N reserved tail-attr (its last byte non-zero)
+ *                attr-reserved use-clockid
  *                bad-attr bad-struct cmd-size=N (the command's size bits, as
  *                a program built with a struct of N bytes computes it)
  *   destroy|detach|attach|pause|resume X     X: an id or a name
@@ -178,7 +179,7 @@ static int cmd_create(char **argv, int argc)
 	if (attr->type == PERF_TYPE_TRACEPOINT)
 		attr->sample_type |= PERF_SAMPLE_RAW;
 
-	for (i = 2; i < argc && strchr("bdpfstarc", argv[i][0]); i++) {
+	for (i = 2; i < argc && strchr("bdpfstarcu", argv[i][0]); i++) {
 		const char *o = argv[i], *v = strchr(o, '=');
 
 		v = v ? v + 1 : "";
@@ -208,6 +209,10 @@ static int cmd_create(char **argv, int argc)
 			bad_attr = 1;
 		else if (!strcmp(o, "bad-struct"))
 			bad_struct = 1;
+		else if (!strcmp(o, "attr-reserved"))
+			attr->__reserved_2 = 1;
+		else if (!strcmp(o, "use-clockid"))
+			attr->use_clockid = 1, attr->clockid = 1;	/* MONOTONIC */
 		else if (!strncmp(o, "cmd-size=", 9))
 			req = sized(req, num(v));
 		else
