@@ -19,8 +19,7 @@ check "and keeps recording (injected MCEs counted)" pp_wait_stat mce written 2
 rm -f /tmp/hold
 pp-ctl create held sw=1 hold >/tmp/hold &
 holder=$!
-i=0
-while ! grep -q '^hold: OK' /tmp/hold && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+pp_wait_grep '^hold: OK' /tmp/hold
 check "held event exists while its owner runs" test -e "$PP_SYS/events/held"
 check_eq "module refcnt counts the open control fd" 1 "$(cat /sys/module/perf_persistent/refcnt)"
 rmmod perf_persistent 2>/tmp/rmmod

@@ -11,8 +11,7 @@ pp_wait_stat mce_record written 2
 rm -f /tmp/hold
 pp-ctl create keep sw=1 detached create mine sw=1 hold >/tmp/hold &
 holder=$!
-i=0
-while ! grep -q '^hold: OK' /tmp/hold && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+pp_wait_grep '^hold: OK' /tmp/hold
 pp-ctl pause mce_record info mce_record >/tmp/before
 events_before=$(ls "$PP_SYS/events" | xargs)
 list_before=$(pp-ctl list)

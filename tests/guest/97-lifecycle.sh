@@ -38,9 +38,7 @@ while [ $i -lt "$cycles" ]; do
 	: >/tmp/h
 	pp-ctl create "h$i" sw=1 hold >>/tmp/h &
 	h=$!
-	j=0
-	while ! grep -q '^hold: OK' /tmp/h && [ $j -lt 600 ]; do sleep 0.05; j=$((j + 1)); done
-	if ! grep -q '^hold: OK' /tmp/h; then
+	if ! pp_wait_grep '^hold: OK' /tmp/h; then
 		echo "# cycle $i: the holder never held its event"
 		break
 	fi

@@ -23,8 +23,7 @@ keep=$(pp_stat keep id)
 rm -f /tmp/hold
 pp-ctl create mine sw=3 hold >/tmp/hold &
 holder=$!
-i=0
-while ! grep -q '^hold: OK' /tmp/hold && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+pp_wait_grep '^hold: OK' /tmp/hold
 mine=$(pp_stat mine id)
 
 # The control device.
