@@ -48,7 +48,9 @@ cpu_written() {
 records_again() {
 	pp-ctl info flood >/tmp/info
 	for cpu in $(seq 0 $((ncpus - 1))); do
-		[ "$(cpu_written "$cpu" /tmp/info)" -gt "$(cpu_written "$cpu" /tmp/info0)" ] 2>/dev/null ||
+		# No line in info0: its counter was not back yet (count from 0).
+		w0=$(cpu_written "$cpu" /tmp/info0)
+		[ "$(cpu_written "$cpu" /tmp/info)" -gt "${w0:-0}" ] 2>/dev/null ||
 			return 1
 	done
 }
