@@ -82,7 +82,7 @@ static void pp_event_overflow(struct perf_event *counter,
 	struct pp_cpu *pc = counter->overflow_handler_context;
 
 	if (!pp_record_sample(pc->buf, &pc->ev->fmt, data, regs))
-		pp_reader_notify(&pc->deliver, READ_ONCE(pc->nr_readers));
+		pp_reader_notify(pc);
 }
 
 /* Give @cpu a buffer (once) and a counter; sync_lock held. */

@@ -38,6 +38,17 @@
  * history of megabytes poured in back-to-back runs would overflow perf's
  * default ring (perf counts the samples lost) before it is read.
  *
+ * Coalescing.  A run that delivered records sets the pinned hrtimer
+ * (@deferred) to queue the next one PP_COALESCE_NS later; meanwhile
+ * writers do not queue it.  So the first record after a quiet while is
+ * delivered at once, and a steady stream in batches, one run per
+ * PP_COALESCE_NS, not one interrupt per record.  A source that the delivery
+ * itself fires (interrupt and timer tracepoints around the run, ipi_exit
+ * where irq_work comes by IPI) cannot keep the CPU in interrupts: the
+ * record a run's own interrupt makes waits for the timer, instead of
+ * queueing a run that follows at once, for good.  (x86 has perf refuse to
+ * sample irq_vectors:irq_work_exit for this loop.)
+ *
  * add/del run whenever the perf core reschedules the CPU's events: a reader
  * taken out keeps its position and catches up when it comes back.
  */
@@ -66,6 +77,9 @@
  * per 250 us, 256k records/s.  Live records go out at once.
  */
 #define PP_PACE_NS		(250 * NSEC_PER_USEC)
+
+/* Live records that follow a run closely wait this long to go out. */
+#define PP_COALESCE_NS		NSEC_PER_MSEC
 
 /* Largest record delivered: a tracepoint payload of PERF_MAX_TRACE_SIZE. */
 #define PP_DELIVER_RECORD_MAX	(PERF_MAX_TRACE_SIZE + 256)
@@ -158,6 +172,29 @@ static unsigned long accounted_head(struct pp_buffer *buf)
 	return READ_ONCE(buf->done);
 }
 
+/* Have @pace queue the next run @ns from now; hardirq, on @pc's CPU. */
+static void pp_deliver_later(struct pp_cpu *pc, u64 ns)
+{
+	WRITE_ONCE(pc->deferred, true);
+	if (!hrtimer_active(&pc->pace))
+		hrtimer_start(&pc->pace, ns_to_ktime(ns),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/**
+ * pp_reader_notify - a record was stored on this CPU: have it delivered
+ * @pc: the persistent event on this CPU
+ *
+ * Queues the delivery if anyone reads, unless the timer is set to.  Any
+ * context, NMI included, on @pc's CPU.
+ */
+void pp_reader_notify(struct pp_cpu *pc)
+{
+	if (READ_ONCE(pc->nr_readers) && !READ_ONCE(pc->deferred))
+		irq_work_queue(&pc->deliver);
+}
+
+/* Hardirq, IRQs off, on @pc's CPU. */
 static void pp_deliver(struct irq_work *work)
 {
 	struct pp_cpu *pc = container_of(work, struct pp_cpu, deliver);
@@ -193,22 +230,26 @@ static void pp_deliver(struct irq_work *work)
 		r->live = true;
 		WRITE_ONCE(pc->nr_live, pc->nr_live + 1);
 	}
+	/* Records from now on wait a while, to go out together. */
+	if (budget != PP_DELIVER_BUDGET)
+		pp_deliver_later(pc, PP_COALESCE_NS);
 	return;
 again:
 	irq_work_queue(work);
 	return;
 wait:
+	/* History left, or no slot now: again a while later. */
+	if (stop != PP_WRITER) {
+		pp_deliver_later(pc, PP_PACE_NS);
+		return;
+	}
 	/*
 	 * This run interrupted a writer of this CPU in mid-commit: queueing
 	 * it again at once would re-enter before the writer could go on, for
-	 * good.  The writer's commit queues the next run.
+	 * good.  The writer's commit queues the next run, or the timer does.
 	 */
-	if (stop == PP_WRITER)
-		return;
-	/* History left, or no slot now: again a while later. */
-	if (!hrtimer_active(&pc->pace))
-		hrtimer_start(&pc->pace, ns_to_ktime(PP_PACE_NS),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+	if (budget != PP_DELIVER_BUDGET)
+		pp_deliver_later(pc, PP_COALESCE_NS);
 }
 
 /* Hardirq, IRQs off. */
@@ -220,6 +261,7 @@ static enum hrtimer_restart pp_pace(struct hrtimer *timer)
 	 * Migrated off a CPU going offline: its readers were taken out
 	 * (pp_reader_del) and are requeued when they are added again.
 	 */
+	WRITE_ONCE(pc->deferred, false);
 	if (smp_processor_id() == pc->cpu)
 		irq_work_queue(&pc->deliver);
 	return HRTIMER_NORESTART;

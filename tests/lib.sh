@@ -96,6 +96,12 @@ pp_stat() {
 	cat "$PP_SYS/instances/$1/$2" 2>/dev/null
 }
 
+# pp_irq_work_interrupts: irq_work interrupts taken so far, all CPUs (x86).
+pp_irq_work_interrupts() {
+	awk '$1 == "IWI:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i }
+		END { print n + 0 }' /proc/interrupts
+}
+
 # pp_destroy_stray NAME: destroy the detached event NAME if it exists: a
 # check that expected its creation to fail must not fail the next ones.
 pp_destroy_stray() {

@@ -44,14 +44,18 @@ struct pp_event;
  * @nr_readers: readers added on this CPU (read locklessly elsewhere)
  * @nr_live: those of them on @live
  * @deliver: delivers records to the readers, on this CPU
- * @pace: queues @deliver again a while after a run that left history to
- *	replay, so that a reader's consumer keeps up (pinned to this CPU)
+ * @pace: queues @deliver again a while later: after a run that left
+ *	history to replay, so that a reader's consumer keeps up, and after a
+ *	run that delivered, so that records that follow go out together
+ *	(pinned to this CPU)
+ * @deferred: @pace is set to queue @deliver: writers need not queue it
  * @cpu: this CPU
  *
  * @online and @gen are written by the hotplug callbacks; @counter,
  * @count_base and @counter_gen under the event's sync_lock.  @buf is set
  * once, before the first counter.  The reader fields belong to this CPU:
- * they change with interrupts off, in the PMU's add/del and in @deliver.
+ * they change with interrupts off, in the PMU's add/del, in @deliver and
+ * in @pace; writers (NMI included) read @nr_readers and @deferred.
  */
 struct pp_cpu {
 	struct pp_event		*ev;
@@ -68,6 +72,7 @@ struct pp_cpu {
 	unsigned int		nr_live;
 	struct irq_work		deliver;
 	struct hrtimer		pace;
+	bool			deferred;
 	unsigned int		cpu;
 };
 

@@ -6,7 +6,6 @@
 #ifndef _PERF_PERSISTENT_READER_H
 #define _PERF_PERSISTENT_READER_H
 
-#include <linux/irq_work.h>
 #include <linux/types.h>
 
 struct perf_event;
@@ -22,15 +21,6 @@ void pp_reader_add(struct perf_event *event);
 void pp_reader_del(struct perf_event *event);
 unsigned long pp_reader_backlog(struct pp_cpu *pc);
 
-/*
- * The source's overflow handler stored a record on this CPU: have it
- * delivered if anyone reads.  Any context, NMI included.
- */
-static inline void pp_reader_notify(struct irq_work *deliver,
-				    unsigned int nr_readers)
-{
-	if (nr_readers)
-		irq_work_queue(deliver);
-}
+void pp_reader_notify(struct pp_cpu *pc);
 
 #endif /* _PERF_PERSISTENT_READER_H */
