@@ -32,8 +32,9 @@
  * Lifetime: destroy unlists the event and removes its sysfs files under the
  * registry lock, then (unlocked) removes the hotplug instance, waits for the
  * sync work, releases the counters, waits for handlers still running (an
- * RCU grace period covers NMI and preempt-disabled sections) and drops the
- * owner reference.  The buffers are freed with the last reference.
+ * RCU grace period covers NMI and preempt-disabled sections: one for all
+ * the events a closing file or the unload destroys) and drops the owner
+ * reference.  The buffers are freed with the last reference.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -193,8 +194,12 @@ static int pp_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	return 0;
 }
 
-/* Release every counter of an event no callback can reach any more. */
-static void pp_event_stop_counters(struct pp_event *ev)
+/*
+ * Release every counter of an event no callback can reach any more.  Its
+ * overflow handler may still run on other CPUs until a grace period has
+ * passed: the caller waits for one before the buffers may go.
+ */
+static void pp_event_release_counters(struct pp_event *ev)
 {
 	unsigned int cpu;
 
@@ -207,8 +212,6 @@ static void pp_event_stop_counters(struct pp_event *ev)
 			pp_cpu_stop(pc);
 	}
 	mutex_unlock(&ev->sync_lock);
-	/* Handlers that were already running are done after a grace period. */
-	synchronize_rcu();
 }
 
 static void pp_event_free(struct pp_event *ev)
@@ -233,11 +236,21 @@ static void pp_event_release(struct pp_entry *entry)
 	pp_event_free(container_of(entry, struct pp_event, entry));
 }
 
-/* Stop following CPU hotplug and release the counters. */
-static void pp_event_stop(struct pp_event *ev)
+/*
+ * Stop following CPU hotplug and release the counters; handlers may still
+ * be running until a grace period has passed.
+ */
+static void pp_event_halt(struct pp_event *ev)
 {
 	cpuhp_state_remove_instance_nocalls(pp_cpuhp_state, &ev->node);
-	pp_event_stop_counters(ev);
+	pp_event_release_counters(ev);
+}
+
+/* Halt the event and wait for its handlers still running. */
+static void pp_event_stop(struct pp_event *ev)
+{
+	pp_event_halt(ev);
+	synchronize_rcu();
 }
 
 /*
@@ -506,13 +519,23 @@ int pp_event_pause(u32 id, bool paused)
 	return 0;
 }
 
+/*
+ * pp_event_stop_put() for a list of unlisted events, with one grace period
+ * for all: a file owning a thousand events is closed in a moment, not in
+ * a thousand grace periods.
+ */
 static void stop_put_list(struct list_head *list)
 {
 	struct pp_entry *entry, *tmp;
 
+	if (list_empty(list))
+		return;
+	list_for_each_entry(entry, list, node)
+		pp_event_halt(container_of(entry, struct pp_event, entry));
+	synchronize_rcu();
 	list_for_each_entry_safe(entry, tmp, list, node) {
 		list_del(&entry->node);
-		pp_event_stop_put(container_of(entry, struct pp_event, entry));
+		pp_entry_put(entry);
 	}
 }
 
