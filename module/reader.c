@@ -329,6 +329,33 @@ static void pp_reader_destroy(struct perf_event *event)
 	kfree(r);
 }
 
+/*
+ * May the opener of a reader receive @ev's records on @cpu?  Exactly what a
+ * CPU-wide event on the source would give it.  The perf core has applied
+ * its CPU-wide rule to the reader (perf_event_paranoid <= 0 or CAP_PERFMON;
+ * that also covers kernel-mode samples, allowed up to 1).  What is left is
+ * the tracepoint's own rule for RAW data: perf_event_paranoid -1 or
+ * CAP_PERFMON, and the LSM's word.  Neither the sysctl nor the LSM hook is
+ * exported, so ask perf: create the source's counter, disabled, on @cpu as
+ * the opener; the tracepoint PMU checks the credentials of current.
+ * Process context.
+ */
+static int pp_reader_may_receive(struct pp_event *ev, int cpu)
+{
+	struct perf_event_attr attr = ev->attr;
+	struct perf_event *probe;
+
+	if (attr.type != PERF_TYPE_TRACEPOINT ||
+	    !(attr.sample_type & PERF_SAMPLE_RAW))
+		return 0;
+	attr.disabled = 1;
+	probe = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	if (IS_ERR(probe))
+		return PTR_ERR(probe);
+	perf_event_release_kernel(probe);
+	return 0;
+}
+
 /**
  * pp_reader_event_init - connect a new reader event to persistent event @id
  * @event: the reader, CPU-wide on event->cpu
@@ -338,26 +365,31 @@ static void pp_reader_destroy(struct perf_event *event)
  * Process context, from perf_event_open().
  *
  * Return: 0, -ENOENT (no such event, or being destroyed), -ENODEV (the
- * event has no buffer on that CPU: it was never online), -ENOMEM.
+ * event has no buffer on that CPU: it was never online), -EPERM (perf would
+ * not give the opener the source's raw tracepoint data), -ENOMEM.
  */
 int pp_reader_event_init(struct perf_event *event, u32 id, bool history)
 {
 	struct pp_reader *r;
 	struct pp_event *ev;
 	struct pp_cpu *pc;
+	int ret;
 
 	ev = pp_event_get(id);
 	if (!ev)
 		return -ENOENT;
 	pc = per_cpu_ptr(ev->cpus, event->cpu);
 	if (!pp_cpu_buf(pc)) {
-		pp_event_put(ev);
-		return -ENODEV;
+		ret = -ENODEV;
+		goto err_put;
 	}
+	ret = pp_reader_may_receive(ev, event->cpu);
+	if (ret)
+		goto err_put;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r) {
-		pp_event_put(ev);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto err_put;
 	}
 	r->event = event;
 	r->ev = ev;
@@ -367,6 +399,10 @@ int pp_reader_event_init(struct perf_event *event, u32 id, bool history)
 	event->pmu_private = r;
 	event->destroy = pp_reader_destroy;
 	return 0;
+
+err_put:
+	pp_event_put(ev);
+	return ret;
 }
 
 /* PMU add: IRQs off, on the reader's CPU. */

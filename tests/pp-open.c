@@ -7,6 +7,10 @@
  * pp-open [--pmu NAME | --type N] [--config X] [--config1 X] [--config2 X]
  *         [--pid P] [--cpu C] [--period N] [--branch] [--inherit]
  *         [--freq HZ] [--cgroup DIR] [--exclude-kernel]
+ *         [--raw] [--as nobody | --as perfmon]
+ *
+ * --raw samples every event with PERF_SAMPLE_RAW.  --as nobody opens as user nobody with no capability; --as perfmon as user
+ * nobody with CAP_PERFMON only.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -54,10 +60,37 @@ static int pmu_type(const char *name)
 	return type;
 }
 
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+
+/* Become user nobody (65534) with CAP_PERFMON or with no capability. */
+static void become_nobody(int perfmon)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgid(65534) ||
+	    setuid(65534)) {
+		perror("pp-open: become nobody");
+		exit(2);
+	}
+	if (perfmon) {
+		data[CAP_PERFMON / 32].permitted = 1U << (CAP_PERFMON % 32);
+		data[CAP_PERFMON / 32].effective = 1U << (CAP_PERFMON % 32);
+	}
+	if (syscall(SYS_capset, &hdr, data)) {
+		perror("pp-open: capset");
+		exit(2);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct perf_event_attr attr;
-	int pid = -1, cpu = 0, fd, i;
+	int pid = -1, cpu = 0, as = 0, fd, i;
 	unsigned long flags = 0;
 
 	memset(&attr, 0, sizeof(attr));
@@ -94,6 +127,15 @@ int main(int argc, char **argv)
 		} else if (!strcmp(o, "--freq")) {
 			attr.freq = 1;
 			attr.sample_freq = num(o, v), i++;
+		} else if (!strcmp(o, "--raw")) {
+			attr.sample_type |= PERF_SAMPLE_RAW;
+			attr.sample_period = 1;
+		} else if (!strcmp(o, "--as")) {
+			if (!v || (strcmp(v, "nobody") && strcmp(v, "perfmon"))) {
+				fprintf(stderr, "pp-open: --as nobody|perfmon\n");
+				return 2;
+			}
+			as = !strcmp(v, "perfmon") ? 2 : 1, i++;
 		} else if (!strcmp(o, "--cgroup")) {
 			pid = open(v ? v : "/", O_RDONLY | O_DIRECTORY), i++;
 			flags |= PERF_FLAG_PID_CGROUP;
@@ -103,6 +145,8 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (as)
+		become_nobody(as == 2);
 	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, flags);
 	if (fd < 0) {
 		printf("%s\n", errname(errno));

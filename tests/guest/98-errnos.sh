@@ -99,6 +99,10 @@ row E66 EOPNOTSUPP pp-ctl create b sw=1 detached use-clockid
 row E67 EPERM pp-ctl create b tp=irq_vectors:irq_work_exit detached
 echo 2 >/proc/sys/kernel/perf_event_paranoid
 row E54 EACCES setpriv_nobody pp-open --config "$keep" --cpu 0
+echo 0 >/proc/sys/kernel/perf_event_paranoid
+pp-ctl create rawtp tp=sched:sched_switch buffer=4096 detached >/dev/null
+row E68 EPERM pp-open --config "$(pp_stat rawtp id)" --cpu 0 --as nobody
+pp-ctl destroy rawtp >/dev/null
 echo 3 >/proc/sys/kernel/perf_event_paranoid
 
 # Mappings of the buffers.
