@@ -102,6 +102,32 @@ static void pp_buffer_test_sizes(struct kunit *test)
 	pp_buffer_free(new_buffer(test, 4 * PAGE_SIZE));
 }
 
+/*
+ * The memory limit: buffers count while they exist, one past the limit is
+ * refused with ENOSPC and counts nothing, a freed one gives its share back.
+ */
+static void pp_buffer_test_memory_limit(struct kunit *test)
+{
+	unsigned long saved = pp_buffer_limit, base = pp_buffer_memory_used();
+	struct pp_buffer *a, *b;
+	unsigned long one;
+
+	a = new_buffer(test, 4 * PAGE_SIZE);
+	one = pp_buffer_memory_used() - base;
+	KUNIT_EXPECT_GE(test, one, 5 * PAGE_SIZE);
+	/* Room for exactly one more. */
+	pp_buffer_limit = base + 2 * one;
+	b = pp_buffer_alloc(4 * PAGE_SIZE);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(b));
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pp_buffer_alloc(PAGE_SIZE)), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, pp_buffer_memory_used(), base + 2 * one);
+	if (!IS_ERR(b))
+		pp_buffer_free(b);
+	pp_buffer_free(a);
+	KUNIT_EXPECT_EQ(test, pp_buffer_memory_used(), base);
+	pp_buffer_limit = saved;
+}
+
 /* The head moves down; the newest record is at the head. */
 static void pp_buffer_test_backward(struct kunit *test)
 {
@@ -459,6 +485,7 @@ static void pp_buffer_test_history_too_large(struct kunit *test)
 
 static struct kunit_case pp_buffer_test_cases[] = {
 	KUNIT_CASE(pp_buffer_test_sizes),
+	KUNIT_CASE(pp_buffer_test_memory_limit),
 	KUNIT_CASE(pp_buffer_test_backward),
 	KUNIT_CASE(pp_buffer_test_full_then_overwrite),
 	KUNIT_CASE(pp_buffer_test_straddle),

@@ -163,6 +163,32 @@ static void pp_registry_test_cancel(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->id, g.id + 2);
 }
 
+/*
+ * A reservation holds its name while its creator allocates unlocked: a
+ * second creation of the name fails at once; publish or cancel ends it.
+ */
+static void pp_registry_test_reserved_name(struct kunit *test)
+{
+	struct registry_fixture *fx = test->priv;
+	struct pp_entry e = { .name = "x" }, d = { .name = "x" };
+	int err;
+
+	mutex_lock(&fx->reg.lock);
+	KUNIT_EXPECT_EQ(test, pp_registry_reserve(&fx->reg, &e, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pp_registry_reserve(&fx->reg, &d, NULL), -EEXIST);
+	mutex_unlock(&fx->reg.lock);
+	KUNIT_EXPECT_NULL(test, add(test, "x", NULL, &err));
+	KUNIT_EXPECT_EQ(test, err, -EEXIST);
+
+	mutex_lock(&fx->reg.lock);
+	pp_registry_cancel(&fx->reg, &e);
+	mutex_unlock(&fx->reg.lock);
+	KUNIT_EXPECT_NOT_NULL(test, add(test, "x", NULL, NULL));
+	/* published: still taken */
+	KUNIT_EXPECT_NULL(test, add(test, "x", NULL, &err));
+	KUNIT_EXPECT_EQ(test, err, -EEXIST);
+}
+
 static void pp_registry_test_ids_exhausted(struct kunit *test)
 {
 	struct registry_fixture *fx = test->priv;
@@ -348,6 +374,7 @@ static struct kunit_case pp_registry_test_cases[] = {
 	KUNIT_CASE(pp_registry_test_names),
 	KUNIT_CASE(pp_registry_test_ids_unique),
 	KUNIT_CASE(pp_registry_test_cancel),
+	KUNIT_CASE(pp_registry_test_reserved_name),
 	KUNIT_CASE(pp_registry_test_ids_exhausted),
 	KUNIT_CASE(pp_registry_test_duplicate_and_bad_names),
 	KUNIT_CASE(pp_registry_test_find),

@@ -3,8 +3,8 @@
  * perf-persistent: per-CPU flight-recorder buffer, written backward
  *
  * Layout: one control page (perf-compatible, see the UAPI header) followed
- * by the data area, allocated with vmalloc_user() so that it can be mapped
- * to readers.
+ * by the data area, allocated with vmalloc so that it can be mapped to
+ * readers page by page.
  *
  * Logical positions start at 0 and decrease: a record of size s is written
  * at [head - s, head) and the head becomes head - s.  The records between
@@ -44,24 +44,63 @@ static unsigned long slot(const struct pp_buffer *buf, unsigned long pos)
 	return (pos & (buf->size - 1)) / PP_RECORD_ALIGN;
 }
 
+/*
+ * Memory.  Every buffer counts against one limit for all of them
+ * (pp_buffer_limit, the memory_limit_mb parameter), so that no creator can
+ * take memory until vmalloc fails, and is charged to the memory cgroup of
+ * the task allocating it (__GFP_ACCOUNT): the creator's, or for a CPU that
+ * comes online later, the sync work's (the root).  The charge stays with
+ * the buffer, whoever owns the event later.
+ */
+unsigned long pp_buffer_limit = ULONG_MAX;
+
+/*
+ * Charged to the memory cgroup; and past its limit, or short of memory,
+ * the creation fails with ENOMEM: no OOM kill for a flight recorder.
+ */
+#define PP_BUFFER_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+static atomic_long_t pp_buffer_used = ATOMIC_LONG_INIT(0);
+
+/* What a buffer of @size data bytes takes: control page, data, bitmap. */
+static unsigned long pp_buffer_footprint(unsigned long size)
+{
+	return sizeof(struct pp_buffer) + PAGE_SIZE + size +
+	       BITS_TO_LONGS(size / PP_RECORD_ALIGN) * sizeof(unsigned long);
+}
+
+/* Bytes the buffers take now, against pp_buffer_limit.  Any context. */
+unsigned long pp_buffer_memory_used(void)
+{
+	return atomic_long_read(&pp_buffer_used);
+}
+
 /**
  * pp_buffer_alloc - allocate an empty buffer
  * @size: data size in bytes: a power-of-two number of pages
  *
  * Process context; may sleep.
  *
- * Return: the buffer, ERR_PTR(-EINVAL) for a bad size, ERR_PTR(-ENOMEM).
+ * Return: the buffer, ERR_PTR(-EINVAL) for a bad size, ERR_PTR(-ENOSPC)
+ * when it would take the buffers past pp_buffer_limit, ERR_PTR(-ENOMEM)
+ * when the allocation (or the memory cgroup) fails.
  */
 struct pp_buffer *pp_buffer_alloc(unsigned long size)
 {
 	struct pp_buffer *buf;
+	unsigned long need;
 
 	if (size < PAGE_SIZE || !is_power_of_2(size))
 		return ERR_PTR(-EINVAL);
 
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	need = pp_buffer_footprint(size);
+	if (atomic_long_add_return(need, &pp_buffer_used) >
+	    READ_ONCE(pp_buffer_limit)) {
+		atomic_long_sub(need, &pp_buffer_used);
+		return ERR_PTR(-ENOSPC);
+	}
+	buf = kzalloc(sizeof(*buf), PP_BUFFER_GFP);
 	if (!buf)
-		return ERR_PTR(-ENOMEM);
+		goto err_uncharge;
 	buf->size = size;
 	seqcount_init(&buf->seq);
 	local_set(&buf->nest, 0);
@@ -69,11 +108,15 @@ struct pp_buffer *pp_buffer_alloc(unsigned long size)
 	local64_set(&buf->dropped, 0);
 
 	buf->starts = kvcalloc(BITS_TO_LONGS(size / PP_RECORD_ALIGN),
-			       sizeof(unsigned long), GFP_KERNEL);
+			       sizeof(unsigned long), PP_BUFFER_GFP);
 	if (!buf->starts)
 		goto err_free;
-	/* Zeroed: a reader meets a zero-sized header where nothing was written. */
-	buf->page = vmalloc_user(PAGE_SIZE + size);
+	/*
+	 * Zeroed: a reader meets a zero-sized header where nothing was
+	 * written.  Page-aligned and order-0 pages, mapped one by one by
+	 * pp_buffer_mmap(); vmalloc_user() would take no __GFP_ACCOUNT.
+	 */
+	buf->page = __vmalloc(PAGE_SIZE + size, PP_BUFFER_GFP | __GFP_ZERO);
 	if (!buf->page)
 		goto err_starts;
 	buf->data = (void *)buf->page + PAGE_SIZE;
@@ -87,6 +130,8 @@ err_starts:
 	kvfree(buf->starts);
 err_free:
 	kfree(buf);
+err_uncharge:
+	atomic_long_sub(need, &pp_buffer_used);
 	return ERR_PTR(-ENOMEM);
 }
 
@@ -97,7 +142,31 @@ void pp_buffer_free(struct pp_buffer *buf)
 		return;
 	vfree(buf->page);
 	kvfree(buf->starts);
+	atomic_long_sub(pp_buffer_footprint(buf->size), &pp_buffer_used);
 	kfree(buf);
+}
+
+/**
+ * pp_buffer_mmap - map a buffer read-only: control page, then the data
+ * @buf: the buffer
+ * @vma: a mapping of exactly PAGE_SIZE + @buf->size bytes, without VM_WRITE
+ *
+ * Process context, mmap lock held for writing.
+ *
+ * Return: 0, or vm_insert_page()'s error.
+ */
+int pp_buffer_mmap(struct pp_buffer *buf, struct vm_area_struct *vma)
+{
+	unsigned long off;
+	int ret;
+
+	for (off = 0; off < PAGE_SIZE + buf->size; off += PAGE_SIZE) {
+		ret = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page((void *)buf->page + off));
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /**

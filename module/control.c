@@ -326,7 +326,7 @@ static int pp_mmap(struct file *file, struct vm_area_struct *vma)
 
 	/* Read-only for good: no mprotect(PROT_WRITE) later. */
 	pp_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
-	ret = remap_vmalloc_range(vma, buf->page, 0);
+	ret = pp_buffer_mmap(buf, vma);
 	if (ret)
 		goto err_put;
 	vma->vm_private_data = ev;

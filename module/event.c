@@ -318,12 +318,17 @@ static int pp_attr_check(const struct perf_event_attr *attr)
  * @spec: what to create
  * @id: out: its id
  *
- * Process context; the caller has checked the privilege.
+ * Process context; the caller has checked the privilege.  The registry
+ * lock is held to reserve the id and name and to publish, not while the
+ * buffers are allocated and the counters created: listing, INFO and
+ * DESTROY go on meanwhile.  The buffers are charged to the caller's memory
+ * cgroup.
  *
  * Return: 0; -EINVAL (bad name, bad buffer size, bad attr), -E2BIG (buffer
  * too large), -EOPNOTSUPP (sample fields), -EEXIST (name taken), -ENOSPC
- * (ids exhausted), -ENOMEM, or the errno the kernel refused the source's
- * counter with.  Nothing is left behind on failure.
+ * (ids exhausted, or the buffers would pass memory_limit_mb), -ENOMEM (no
+ * memory, or the memory cgroup's limit), or the errno the kernel refused
+ * the source's counter with.  Nothing is left behind on failure.
  */
 int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 {
@@ -366,13 +371,16 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	ev->attr.disabled = 0;
 	ev->buffer_size = size;
 
+	/* The id and the name first; buffers and counters without the lock. */
 	mutex_lock(&pp_registry.lock);
 	ret = pp_registry_reserve(&pp_registry, &ev->entry, spec->owner_file);
+	mutex_unlock(&pp_registry.lock);
 	if (ret)
-		goto err_unlock;
+		goto err_free;
 	pp_record_fmt_init(&ev->fmt, ev->attr.sample_type, ev->entry.id);
 
 	ret = pp_event_start(ev);
+	mutex_lock(&pp_registry.lock);
 	if (ret)
 		goto err_cancel;
 
@@ -390,7 +398,6 @@ err_remove:
 	pp_event_stop(ev);
 err_cancel:
 	pp_registry_cancel(&pp_registry, &ev->entry);
-err_unlock:
 	mutex_unlock(&pp_registry.lock);
 err_free:
 	pp_event_free(ev);

@@ -19,11 +19,13 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
 
+#include "perf_persistent/buffer.h"
 #include "perf_persistent/control.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/pmu.h"
@@ -38,6 +40,10 @@ MODULE_PARM_DESC(events, "tracepoints recorded from load, \"system:name,...\" (d
 static unsigned int buffer_kb = 64;
 module_param(buffer_kb, uint, 0444);
 MODULE_PARM_DESC(buffer_kb, "per-CPU buffer of load-time events in KiB, a power-of-two number of pages (default 64)");
+
+static unsigned int memory_limit_mb;
+module_param(memory_limit_mb, uint, 0444);
+MODULE_PARM_DESC(memory_limit_mb, "memory all buffers together may take, in MiB (default 0: a quarter of RAM)");
 
 /* What load-time events record: everything a reader needs for perf script. */
 #define PP_LOAD_SAMPLE_TYPE						\
@@ -122,6 +128,10 @@ static int __init pp_init(void)
 	} else {
 		pp_default_buffer_size = size;
 	}
+
+	if (!memory_limit_mb)
+		memory_limit_mb = max(1UL, (totalram_pages() >> (20 - PAGE_SHIFT)) / 4);
+	pp_buffer_limit = (unsigned long)memory_limit_mb << 20;
 
 	ret = pp_readers_init();
 	if (ret)

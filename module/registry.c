@@ -18,6 +18,7 @@ void pp_registry_init(struct pp_registry *reg)
 {
 	mutex_init(&reg->lock);
 	xa_init_flags(&reg->entries, XA_FLAGS_ALLOC);
+	INIT_LIST_HEAD(&reg->reserved);
 	reg->next_id = 1;
 	reg->count = 0;
 }
@@ -93,6 +94,19 @@ static struct pp_entry *find_name(struct pp_registry *reg, const char *name)
 	return NULL;
 }
 
+/* Is @name listed, or reserved by a creation in progress? */
+static bool name_taken(struct pp_registry *reg, const char *name)
+{
+	struct pp_entry *entry;
+
+	if (find_name(reg, name))
+		return true;
+	list_for_each_entry(entry, &reg->reserved, node)
+		if (!strcmp(entry->name, name))
+			return true;
+	return false;
+}
+
 /**
  * pp_registry_reserve - give @entry an id and claim its name
  * @reg: the registry, locked
@@ -100,7 +114,8 @@ static struct pp_entry *find_name(struct pp_registry *reg, const char *name)
  * @owner_file: the file that will own it, or NULL for a detached entry
  *
  * The entry holds its owner reference on return.  Lookups do not see it
- * until pp_registry_publish(); pp_registry_cancel() undoes this.
+ * until pp_registry_publish(), but its name is taken from now on: the
+ * creator may drop the lock to allocate.  pp_registry_cancel() undoes this.
  *
  * Return: 0, -EINVAL for an invalid name, -EEXIST if the name is taken,
  * -ENOSPC when ids are exhausted, -ENOMEM.
@@ -114,7 +129,7 @@ int pp_registry_reserve(struct pp_registry *reg, struct pp_entry *entry,
 	lockdep_assert_held(&reg->lock);
 	if (!pp_name_valid(entry->name))
 		return -EINVAL;
-	if (find_name(reg, entry->name))
+	if (name_taken(reg, entry->name))
 		return -EEXIST;
 	if (reg->next_id > U32_MAX)
 		return -ENOSPC;
@@ -131,6 +146,7 @@ int pp_registry_reserve(struct pp_registry *reg, struct pp_entry *entry,
 	entry->owner_file = owner_file;
 	entry->listed = false;
 	kref_init(&entry->ref);
+	list_add_tail(&entry->node, &reg->reserved);
 	return 0;
 }
 
@@ -138,6 +154,7 @@ int pp_registry_reserve(struct pp_registry *reg, struct pp_entry *entry,
 void pp_registry_publish(struct pp_registry *reg, struct pp_entry *entry)
 {
 	lockdep_assert_held(&reg->lock);
+	list_del_init(&entry->node);
 	entry->owner = entry->owner_file ? PP_OWNER_FILE : PP_OWNER_REGISTRY;
 	WRITE_ONCE(entry->listed, true);
 	xa_store(&reg->entries, entry->id, entry, GFP_KERNEL);
@@ -153,6 +170,7 @@ void pp_registry_publish(struct pp_registry *reg, struct pp_entry *entry)
 void pp_registry_cancel(struct pp_registry *reg, struct pp_entry *entry)
 {
 	lockdep_assert_held(&reg->lock);
+	list_del_init(&entry->node);
 	xa_erase(&reg->entries, entry->id);
 	if (reg->next_id == (u64)entry->id + 1)
 		reg->next_id = entry->id;

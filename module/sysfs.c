@@ -30,6 +30,7 @@
 #include <linux/sysfs.h>
 
 #include "perf_persistent/attr_list.h"
+#include "perf_persistent/buffer.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/pmu.h"
 #include "perf_persistent/sysfs.h"
@@ -100,8 +101,18 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *da,
 
 static DEVICE_ATTR_RO(cpumask);
 
+/* Bytes every buffer takes, against the memory_limit_mb parameter. */
+static ssize_t memory_used_show(struct device *dev,
+				struct device_attribute *da, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", pp_buffer_memory_used());
+}
+
+static DEVICE_ATTR_RO(memory_used);
+
 static struct attribute *pp_pmu_list[] = {
 	&dev_attr_cpumask.attr,
+	&dev_attr_memory_used.attr,
 	NULL,
 };
 

@@ -33,6 +33,8 @@
 
 #include <uapi/linux/perf_persistent.h>
 
+struct vm_area_struct;
+
 /**
  * struct pp_buffer_stats - a consistent snapshot of one buffer
  * @head: published head
@@ -78,8 +80,12 @@ struct pp_buffer {
 /* Records are multiples of 8 bytes and start 8-byte aligned. */
 #define PP_RECORD_ALIGN		8
 
+extern unsigned long pp_buffer_limit;
+unsigned long pp_buffer_memory_used(void);
+
 struct pp_buffer *pp_buffer_alloc(unsigned long size);
 void pp_buffer_free(struct pp_buffer *buf);
+int pp_buffer_mmap(struct pp_buffer *buf, struct vm_area_struct *vma);
 
 void pp_buffer_write(struct pp_buffer *buf, unsigned long pos,
 		     const void *src, unsigned int len);

@@ -42,7 +42,8 @@ enum pp_owner {
  * @owner: who holds the owner reference; under the registry lock
  * @owner_file: the owning file while @owner is PP_OWNER_FILE
  * @listed: visible to lookups; under the registry lock, read locklessly
- * @node: on a caller's list after pp_registry_take_*()
+ * @node: on the registry's @reserved list from reserve to publish or
+ *	cancel; on a caller's list after pp_registry_take_*()
  * @release: frees the containing object, at the earliest an RCU grace
  *	period after the count reached zero; process context
  */
@@ -57,9 +58,14 @@ struct pp_entry {
 	void			(*release)(struct pp_entry *entry);
 };
 
+/*
+ * @reserved holds the entries reserved and not yet published: their names
+ * are taken while their creator allocates without the lock.
+ */
 struct pp_registry {
 	struct mutex		lock;		/* serialises every change */
 	struct xarray		entries;
+	struct list_head	reserved;
 	u64			next_id;
 	unsigned int		count;
 };

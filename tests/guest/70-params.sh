@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Load-time events: events= and buffer_kb=, from the command line and from
-# /etc/modprobe.d; bad entries are logged and skipped.
+# /etc/modprobe.d; bad entries are logged and skipped.  memory_limit_mb=:
+# the memory every buffer together may take, and the memory cgroup the
+# buffers are charged to.
 . ./lib.sh
 
 pp_load
@@ -28,6 +30,55 @@ pp_unload
 pp_load buffer_kb=12
 check_eq "buffer_kb not a power-of-two of pages: default kept" 65536 "$(pp_stat mce_record buffer_size)"
 pp_unload
+
+# The memory limit: a quarter of RAM by default, in the parameter's file;
+# the PMU's memory_used counts every buffer against it.
+mem_mb=$(awk '$1 == "MemTotal:" { print int($2 / 1024) }' /proc/meminfo)
+pp_load events=
+limit=$(cat /sys/module/perf_persistent/parameters/memory_limit_mb)
+check "default memory_limit_mb is a quarter of RAM ($limit of $mem_mb MiB)" \
+	test "$limit" -ge $((mem_mb / 4 - 1)) -a "$limit" -le $((mem_mb / 4 + 1))
+check_eq "nothing used without events" 0 "$(cat "$PP_SYS/memory_used")"
+pp-ctl create a sw=1 buffer=65536 detached >/dev/null
+used=$(cat "$PP_SYS/memory_used")
+ncpus=$(grep -c ^processor /proc/cpuinfo)
+check "memory_used counts each CPU's buffer ($used bytes)" \
+	test "$used" -ge $((ncpus * (65536 + 4096)))
+pp_unload
+
+# Past the limit: ENOSPC, nothing left behind, what is recorded kept.
+pp_load events= memory_limit_mb=1
+pp-ctl create small sw=1 buffer=65536 detached >/dev/null
+pp_wait_stat small written 1
+used=$(cat "$PP_SYS/memory_used")
+pp-ctl create big tp=sched:sched_switch buffer=1048576 detached >/tmp/out
+check_grep "a buffer past memory_limit_mb -> ENOSPC" "^create big: ENOSPC$" /tmp/out
+check "and no event is left" test ! -e "$PP_SYS/events/big"
+check_eq "nor memory" "$used" "$(cat "$PP_SYS/memory_used")"
+check "the other event records on" pp_wait_stat small written 2
+pp-ctl destroy small >/dev/null
+check_eq "destroy gives the memory back" 0 "$(cat "$PP_SYS/memory_used")"
+pp_unload
+
+# Charged to the creator's memory cgroup: it grows by the buffers, and its
+# limit refuses them (ENOMEM) with nothing left behind.
+cg=/sys/fs/cgroup
+grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
+echo +memory >$cg/cgroup.subtree_control
+mkdir -p $cg/pp
+pp_load events=
+before=$(cat $cg/pp/memory.current)
+sh -c "echo \$\$ >$cg/pp/cgroup.procs; exec pp-ctl create charged sw=1 buffer=1048576 detached" >/dev/null
+grown=$(($(cat $cg/pp/memory.current) - before))
+check "the creator's memory cgroup pays for the buffers ($grown bytes)" \
+	test "$grown" -ge $((ncpus * 1048576))
+echo $((4 * 1048576)) >$cg/pp/memory.max
+sh -c "echo \$\$ >$cg/pp/cgroup.procs; exec pp-ctl create over sw=1 buffer=4194304 detached" >/tmp/out
+check_grep "past the cgroup's memory.max -> ENOMEM" "^create over: ENOMEM$" /tmp/out
+check "and no event is left" test ! -e "$PP_SYS/events/over"
+pp-ctl destroy charged >/dev/null
+pp_unload
+rmdir $cg/pp
 
 mkdir -p /etc/modprobe.d
 echo "options perf_persistent events=sched:sched_wakeup buffer_kb=8" >/etc/modprobe.d/pp.conf

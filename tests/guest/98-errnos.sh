@@ -118,6 +118,20 @@ row E61 EPERM env PP_DROP_CAPS=1 pp-mmap "$keep" 0
 kill $holder
 wait $holder
 pp-ctl destroy keep destroy late >/dev/null
+
+# Memory: the module's limit, and the creator's memory cgroup's.
+pp_unload
+pp_load events= memory_limit_mb=1
+row E69 ENOSPC pp-ctl create b sw=1 buffer=1048576 detached
+cg=/sys/fs/cgroup
+grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
+echo +memory >$cg/cgroup.subtree_control
+mkdir -p $cg/pp-errnos
+echo $((4 * 1048576)) >$cg/pp-errnos/memory.max
+pp_unload
+pp_load events=
+row E70 ENOMEM sh -c "echo \$\$ >$cg/pp-errnos/cgroup.procs; exec pp-ctl create b sw=1 buffer=4194304 detached"
+rmdir $cg/pp-errnos
 check "kernel log clean" pp_log_clean
 
 done_testing
