@@ -128,6 +128,41 @@ static void pp_buffer_test_memory_limit(struct kunit *test)
 	pp_buffer_limit = saved;
 }
 
+/*
+ * A corrupt record header (a bug: only our writers write there) must not
+ * leave held records unmarked, which made eviction walk the bitmap: the
+ * buffer drops what it holds, keeps written == held + overwritten, and
+ * records and wraps correctly afterwards.  (It WARNs once.)
+ */
+static void pp_buffer_test_corrupt_header_resets(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	struct perf_event_header bad = { .type = PERF_RECORD_SAMPLE, .size = 12 };
+	unsigned long pos;
+	u64 seq;
+
+	for (seq = 1; seq <= 10; seq++)
+		KUNIT_ASSERT_EQ(test, put_record(buf, 64, seq), 0);
+	KUNIT_ASSERT_EQ(test, pp_buffer_reserve(buf, 32, &pos), 0);
+	pp_buffer_write(buf, pos, &bad, sizeof(bad));
+	pp_buffer_commit(buf);
+
+	KUNIT_EXPECT_EQ(test, buf->tail, buf->done);
+	KUNIT_EXPECT_EQ(test, (unsigned long)buf->ext->tail,
+			(unsigned long)buf->page->data_head);
+	KUNIT_EXPECT_EQ(test, buf->overwritten, buf->written);
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(buf->starts,
+					     buf->size / PP_RECORD_ALIGN));
+
+	/* Ten laps of the buffer: every lap's records intact, in order. */
+	for (seq = 11; seq < 11 + 10 * PAGE_SIZE / 64; seq++)
+		KUNIT_ASSERT_EQ(test, put_record(buf, 64, seq), 0);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, seq - 1), PAGE_SIZE / 64);
+	KUNIT_EXPECT_EQ(test, buf->written - buf->overwritten,
+			(u64)(PAGE_SIZE / 64));
+	pp_buffer_free(buf);
+}
+
 /* The head moves down; the newest record is at the head. */
 static void pp_buffer_test_backward(struct kunit *test)
 {
@@ -486,6 +521,7 @@ static void pp_buffer_test_history_too_large(struct kunit *test)
 static struct kunit_case pp_buffer_test_cases[] = {
 	KUNIT_CASE(pp_buffer_test_sizes),
 	KUNIT_CASE(pp_buffer_test_memory_limit),
+	KUNIT_CASE(pp_buffer_test_corrupt_header_resets),
 	KUNIT_CASE(pp_buffer_test_backward),
 	KUNIT_CASE(pp_buffer_test_full_then_overwrite),
 	KUNIT_CASE(pp_buffer_test_straddle),

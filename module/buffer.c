@@ -254,6 +254,21 @@ static __always_inline unsigned long oldest_start(const struct pp_buffer *buf,
 }
 
 /*
+ * A record header that none of our writers could have written: the marks
+ * of the records before it are lost, so eviction could no longer find the
+ * oldest record and would walk the bitmap up to size/8 times per record,
+ * in NMI.  Drop what is held instead (counted as overwritten, so that
+ * written == held + overwritten still) and start afresh at @head.  Bounded:
+ * one pass over the bitmap.
+ */
+static void pp_buffer_reset(struct pp_buffer *buf, unsigned long head)
+{
+	bitmap_zero(buf->starts, buf->size / PP_RECORD_ALIGN);
+	buf->overwritten = buf->written;
+	WRITE_ONCE(buf->tail, head);
+}
+
+/*
  * Account the records in [head, done): evict the records they overwrote,
  * mark where each new one starts, count them.  Outermost writer only.
  */
@@ -277,8 +292,10 @@ static void pp_buffer_account(struct pp_buffer *buf, unsigned long head)
 		/* Only our own writers write here; anything else is a bug. */
 		if (WARN_ON_ONCE(size < sizeof(*hdr) ||
 				 size % PP_RECORD_ALIGN ||
-				 size > buf->done - pos))
+				 size > buf->done - pos)) {
+			pp_buffer_reset(buf, head);
 			break;
+		}
 		__set_bit(slot(buf, pos), buf->starts);
 		buf->written++;
 		buf->bytes += size;
