@@ -595,6 +595,28 @@ void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum)
 	}
 }
 
+/* A per-CPU statistic summed over the CPUs; any context, a snapshot. */
+static unsigned long sum_cpus(struct pp_event *ev,
+			      unsigned long (*get)(struct pp_cpu *pc))
+{
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += get(per_cpu_ptr(ev->cpus, cpu));
+	return sum;
+}
+
+static unsigned long cpu_nr_readers(struct pp_cpu *pc)
+{
+	return READ_ONCE(pc->nr_readers);
+}
+
+static unsigned long cpu_lost(struct pp_cpu *pc)
+{
+	return READ_ONCE(pc->lost);
+}
+
 /*
  * Readers scheduled in now, summed over the CPUs (perf -a opens one per
  * CPU; one taken out by the perf core is not counted until it is back).
@@ -602,22 +624,19 @@ void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum)
  */
 unsigned int pp_event_nr_readers(struct pp_event *ev)
 {
-	unsigned int cpu, nr = 0;
-
-	for_each_possible_cpu(cpu)
-		nr += READ_ONCE(per_cpu_ptr(ev->cpus, cpu)->nr_readers);
-	return nr;
+	return sum_cpus(ev, cpu_nr_readers);
 }
 
 /* Bytes its readers lack, summed over the CPUs (pp_reader_backlog()). */
 unsigned long pp_event_backlog(struct pp_event *ev)
 {
-	unsigned long sum = 0;
-	unsigned int cpu;
+	return sum_cpus(ev, pp_reader_backlog);
+}
 
-	for_each_possible_cpu(cpu)
-		sum += pp_reader_backlog(per_cpu_ptr(ev->cpus, cpu));
-	return sum;
+/* Bytes of records overwritten before its readers received them. */
+unsigned long pp_event_reader_lost(struct pp_event *ev)
+{
+	return sum_cpus(ev, cpu_lost);
 }
 
 /**

@@ -122,17 +122,40 @@ enum pp_stop {
 };
 
 /*
+ * Hand the payload under construction, @size bytes of record after the
+ * struct perf_persistent_sample, to the readers on @head.  Puts the
+ * recursion slot @rctx back.
+ */
+static void deliver_one(struct pp_cpu *pc, struct hlist_head *head,
+			struct perf_persistent_sample *payload, int size,
+			int rctx)
+{
+	struct pt_regs regs;
+
+	payload->sample_type = pc->ev->fmt.sample_type;
+	size += sizeof(*payload);
+	/* As tracepoints do: the u32 size field plus data 8-aligned. */
+	*(u32 *)((void *)payload + size) = 0;
+	memset(&regs, 0, sizeof(regs));
+	perf_fetch_caller_regs(&regs);
+	perf_tp_event(0, 1, payload, size + sizeof(u32), &regs, head, rctx,
+		      NULL);
+}
+
+/*
  * Deliver the records between *@pos and @limit, oldest first, to the
- * readers on @head.  IRQs off, on @pc's CPU.  Say why it stopped.
- * *@pos is read locklessly by the statistics (pp_reader_backlog()).
+ * readers on @head.  Records overwritten before they could be delivered
+ * (or too large to be) go out as one struct perf_persistent_lost each run
+ * of them.  IRQs off, on @pc's CPU.  Say why it stopped.  *@pos is read
+ * locklessly by the statistics (pp_reader_backlog()).
  */
 static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 				  unsigned long *pos, unsigned long limit,
 				  unsigned int *budget)
 {
 	struct perf_persistent_sample *payload = this_cpu_read(pp_scratch);
+	struct perf_persistent_lost *lost = (void *)(payload + 1);
 	unsigned long next = *pos;
-	struct pt_regs regs;
 	int size, rctx;
 
 	while (next != limit) {
@@ -142,26 +165,28 @@ static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 					     PP_DELIVER_RECORD_MAX);
 		if (size == -EAGAIN)
 			return PP_WRITER;
-		if (size <= 0) {
-			WRITE_ONCE(*pos, next);	/* lost or skipped */
-			continue;
-		}
-		/* No slot: leave *pos before this record, for the next run. */
+		/*
+		 * No slot: leave *@pos before this record, or before this
+		 * loss, which the next run finds again.
+		 */
 		rctx = perf_swevent_get_recursion_context();
 		if (rctx < 0)
 			return PP_NO_SLOT;
-		WRITE_ONCE(*pos, next);
-
 		(*budget)--;
-		payload->sample_type = pc->ev->fmt.sample_type;
-		size += sizeof(*payload);
-		/* As tracepoints do: the u32 size field plus data 8-aligned. */
-		*(u32 *)((void *)payload + size) = 0;
-		memset(&regs, 0, sizeof(regs));
-		perf_fetch_caller_regs(&regs);
+		if (size <= 0) {
+			/* Overwritten (or too large): tell the readers. */
+			*lost = (struct perf_persistent_lost) {
+				.header.type = PERF_RECORD_LOST,
+				.header.size = sizeof(*lost),
+				.id = pc->ev->entry.id,
+				.lost = *pos - next,
+			};
+			WRITE_ONCE(pc->lost, pc->lost + lost->lost);
+			size = sizeof(*lost);
+		}
+		WRITE_ONCE(*pos, next);
 		/* Also puts the recursion slot back. */
-		perf_tp_event(0, 1, payload, size + sizeof(u32), &regs, head,
-			      rctx, NULL);
+		deliver_one(pc, head, payload, size, rctx);
 	}
 	return PP_CAUGHT_UP;
 }

@@ -271,6 +271,12 @@ static ssize_t readers_show(struct kobject *kobj, struct kobj_attribute *a,
 	return sysfs_emit(buf, "%u\n", pp_event_nr_readers(kobj_event(kobj)));
 }
 
+static ssize_t lost_show(struct kobject *kobj, struct kobj_attribute *a,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", pp_event_reader_lost(kobj_event(kobj)));
+}
+
 static ssize_t backlog_show(struct kobject *kobj, struct kobj_attribute *a,
 			    char *buf)
 {
@@ -283,6 +289,7 @@ static struct kobj_attribute pp_dropped_attr = __ATTR_RO(dropped);
 static struct kobj_attribute pp_bytes_attr = __ATTR_RO(bytes);
 static struct kobj_attribute pp_readers_attr = __ATTR_RO(readers);
 static struct kobj_attribute pp_backlog_attr = __ATTR_RO(backlog);
+static struct kobj_attribute pp_lost_attr = __ATTR_RO(lost);
 
 static struct kobj_attribute pp_id_attr = __ATTR_RO(id);
 static struct kobj_attribute pp_source_attr = __ATTR_RO(source);
@@ -300,6 +307,7 @@ static struct attribute *pp_instance_attrs[] = {
 	&pp_bytes_attr.attr,
 	&pp_readers_attr.attr,
 	&pp_backlog_attr.attr,
+	&pp_lost_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(pp_instance);

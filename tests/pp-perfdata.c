@@ -10,7 +10,12 @@
  *          orig_ip=0x.. id=N raw_u64_3=0x..
  *
  * raw_u64_3 is the 4th u64 of the stored RAW payload: mce_record's status.
- * Then "lost=N" (PERF_RECORD_LOST totals) and "samples=N".
+ * A loss a reader was told of (struct perf_persistent_lost) prints
+ *
+ *   lost cpu=C time=T id=N bytes=B
+ *
+ * Then "lost=N" (perf's PERF_RECORD_LOST totals), "lost_bytes=B" (the
+ * readers' losses) and "samples=N" (loss notices included).
  *
  * pp-perfdata FILE PMU_TYPE
  */
@@ -41,6 +46,7 @@ static unsigned char *file;
 static size_t file_len;
 static struct evsel evsels[64];
 static unsigned int nr_evsels;
+static unsigned long long lost_bytes;
 
 static struct evsel *find(__u64 id)
 {
@@ -57,7 +63,11 @@ static struct evsel *find(__u64 id)
 
 static void sample(const struct perf_event_header *h, unsigned int pmu_type)
 {
-	/* perf record -a gives every evsel the same sample_type */
+	/*
+	 * perf record -a gives every evsel the same sample_type, or puts
+	 * PERF_SAMPLE_IDENTIFIER first when they differ (a dummy event added
+	 * for --control, say): then the sample's own evsel says.
+	 */
 	__u64 st = evsels[0].attr.sample_type, time = 0, id = 0;
 	const __u64 *p = (const __u64 *)(h + 1);
 	const struct perf_persistent_sample *payload;
@@ -69,8 +79,13 @@ static void sample(const struct perf_event_header *h, unsigned int pmu_type)
 		printf("unsupported sample_type 0x%llx\n", (unsigned long long)st);
 		exit(1);
 	}
-	if (st & PERF_SAMPLE_IDENTIFIER)
+	if (st & PERF_SAMPLE_IDENTIFIER) {
 		id = *p++;
+		ev = find(id);
+		if (!ev)
+			return;
+		st = ev->attr.sample_type;
+	}
 	if (st & PERF_SAMPLE_IP)
 		p++;
 	if (st & PERF_SAMPLE_TID)
@@ -95,6 +110,16 @@ static void sample(const struct perf_event_header *h, unsigned int pmu_type)
 	}
 	raw_size = *(const __u32 *)p;
 	payload = (const void *)((const char *)p + 4);
+	if (raw_size >= sizeof(*payload) + sizeof(struct perf_persistent_lost) &&
+	    ((const struct perf_event_header *)(payload + 1))->type == PERF_RECORD_LOST) {
+		const struct perf_persistent_lost *l = (const void *)(payload + 1);
+
+		printf("lost cpu=%u time=%llu id=%llu bytes=%llu\n", cpu,
+		       (unsigned long long)time, (unsigned long long)l->id,
+		       (unsigned long long)l->lost);
+		lost_bytes += l->lost;
+		return;
+	}
 	if (raw_size < sizeof(*payload) + 8 ||
 	    pp_decode(payload + 1, raw_size - sizeof(*payload),
 		      payload->sample_type, &d)) {
@@ -168,6 +193,7 @@ int main(int argc, char **argv)
 		off += h->size;
 	}
 	(void)i;
-	printf("lost=%llu\nsamples=%llu\n", lost, samples);
+	printf("lost=%llu\nlost_bytes=%llu\nsamples=%llu\n", lost, lost_bytes,
+	       samples);
 	return 0;
 }

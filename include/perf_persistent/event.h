@@ -49,6 +49,8 @@ struct pp_event;
  *	run that delivered, so that records that follow go out together
  *	(pinned to this CPU)
  * @deferred: @pace is set to queue @deliver: writers need not queue it
+ * @lost: bytes of records overwritten before a reader here received them
+ *	(read locklessly elsewhere)
  * @cpu: this CPU
  *
  * @online and @gen are written by the hotplug callbacks; @counter,
@@ -73,6 +75,7 @@ struct pp_cpu {
 	struct irq_work		deliver;
 	struct hrtimer		pace;
 	bool			deferred;
+	unsigned long		lost;
 	unsigned int		cpu;
 };
 
@@ -175,6 +178,7 @@ static inline struct pp_buffer *pp_cpu_buf(struct pp_cpu *pc)
 }
 
 unsigned long pp_event_backlog(struct pp_event *ev);
+unsigned long pp_event_reader_lost(struct pp_event *ev);
 int pp_buffer_size_check(u64 size);
 
 #endif /* _PERF_PERSISTENT_EVENT_H */

@@ -135,6 +135,25 @@ struct perf_persistent_page_ext {
 #define PERF_PERSISTENT_CONFIG1_NOHISTORY	(1ULL << 0)
 
 /**
+ * struct perf_persistent_lost - a loss, in place of a record
+ * @header: type PERF_RECORD_LOST, size sizeof(struct perf_persistent_lost)
+ * @id: the persistent event's id
+ * @lost: bytes of records the reader did not receive
+ *
+ * Comes in a reader sample's RAW payload after the struct
+ * perf_persistent_sample, where a record would, when records the reader had
+ * not received yet were overwritten before they could be delivered (a
+ * reader scheduled out or a delivery held off while writers went round the
+ * buffer).  The records after it follow on as before.  The instance's
+ * "lost" statistic sums these bytes.
+ */
+struct perf_persistent_lost {
+	struct perf_event_header header;
+	__u64	id;
+	__u64	lost;
+};
+
+/**
  * struct perf_persistent_sample - start of a reader sample's RAW payload
  * @common: 8 bytes the perf core fills with the delivery context (a struct
  *	trace_entry); not part of the record
