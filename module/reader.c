@@ -40,14 +40,15 @@
  *
  * Coalescing.  A run that delivered records sets the pinned hrtimer
  * (@deferred) to queue the next one PP_COALESCE_NS later; meanwhile
- * writers do not queue it.  So the first record after a quiet while is
- * delivered at once, and a steady stream in batches, one run per
- * PP_COALESCE_NS, not one interrupt per record.  A source that the delivery
- * itself fires (interrupt and timer tracepoints around the run, ipi_exit
- * where irq_work comes by IPI) cannot keep the CPU in interrupts: the
- * record a run's own interrupt makes waits for the timer, instead of
- * queueing a run that follows at once, for good.  (x86 has perf refuse to
- * sample irq_vectors:irq_work_exit for this loop.)
+ * writers do not queue it, unless the live readers lack half the
+ * buffer.  So the first record after a quiet while is delivered at once,
+ * and a steady stream in batches, one run per PP_COALESCE_NS, not one
+ * interrupt per record.  A source that the delivery itself fires (interrupt
+ * and timer tracepoints around the run, ipi_exit where irq_work comes by
+ * IPI) cannot keep the CPU in interrupts: the record a run's own interrupt
+ * makes waits for the timer, instead of queueing a run that follows at
+ * once, for good.  (x86 has perf refuse to sample irq_vectors:irq_work_exit
+ * for this loop.)
  *
  * add/del run whenever the perf core reschedules the CPU's events: a reader
  * taken out keeps its position and catches up when it comes back.
@@ -210,13 +211,21 @@ static void pp_deliver_later(struct pp_cpu *pc, u64 ns)
  * pp_reader_notify - a record was stored on this CPU: have it delivered
  * @pc: the persistent event on this CPU
  *
- * Queues the delivery if anyone reads, unless the timer is set to.  Any
- * context, NMI included, on @pc's CPU.
+ * Queues the delivery if anyone reads, unless the timer is set to and the
+ * live readers lack less than half the buffer: a small buffer must not go
+ * round while its records wait for the timer.  Any context, NMI included,
+ * on @pc's CPU.
  */
 void pp_reader_notify(struct pp_cpu *pc)
 {
-	if (READ_ONCE(pc->nr_readers) && !READ_ONCE(pc->deferred))
-		irq_work_queue(&pc->deliver);
+	struct pp_buffer *buf = pc->buf;
+
+	if (!READ_ONCE(pc->nr_readers))
+		return;
+	if (READ_ONCE(pc->deferred) &&
+	    READ_ONCE(pc->live_pos) - READ_ONCE(buf->done) < buf->size / 2)
+		return;
+	irq_work_queue(&pc->deliver);
 }
 
 /* Hardirq, IRQs off, on @pc's CPU. */

@@ -56,6 +56,20 @@ check "fewer than one irq_work interrupt per 4 records" \
 	test "$((${interrupts:-1000000} * 4))" -lt "${records:-0}"
 pp-ctl destroy sc >/dev/null
 
+# Coalescing must not cost records: a 4 KiB buffer goes round in far less
+# than the coalescing delay under the same stream, so a writer that finds
+# half the buffer undelivered queues the delivery at once.  Nothing may be
+# overwritten before the reader has it.
+pp-ctl create small tp=raw_syscalls:sys_enter buffer=4096 detached >/dev/null
+work="pp_wait_readers small $ncpus &&
+	taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null"
+perf record -a -o /tmp/s.data -e persistent/small/ -- \
+	sh -c ". /tests/lib.sh; $work" >/tmp/s.out 2>&1
+check "perf record over a 4 KiB buffer ends" test $? -eq 0
+check "more than the buffer went round" test "$(pp_stat small overwritten)" -gt 1000
+check_eq "and the reader lost nothing of it" 0 "$(pp_stat small lost)"
+pp-ctl destroy small >/dev/null
+
 # Sources the delivery fires itself: the self-IPI of its irq_work, and the
 # local timer of its pace.  A record made by a run's own interrupt must not
 # queue a run that follows at once, for good: the CPU would never leave
