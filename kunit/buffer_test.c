@@ -163,6 +163,44 @@ static void pp_buffer_test_corrupt_header_resets(struct kunit *test)
 	pp_buffer_free(buf);
 }
 
+/*
+ * The page's reserve_head: lowered by every reservation before its bytes
+ * are written, committed or not, and never raised, even by an interrupted
+ * writer that resumes after a nested one claimed space below it.
+ */
+static void pp_buffer_test_reserve_head(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
+	unsigned long outer, inner;
+
+	KUNIT_EXPECT_EQ(test, buf->ext->size,
+			(u32)PERF_PERSISTENT_PAGE_EXT_SIZE_VER1);
+	KUNIT_ASSERT_EQ(test, put_record(buf, 64, 1), 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)buf->ext->reserve_head,
+			(unsigned long)buf->page->data_head);
+
+	/* Claimed, not yet committed: below data_head already. */
+	KUNIT_ASSERT_EQ(test, pp_buffer_reserve(buf, 32, &outer), 0);
+	KUNIT_EXPECT_EQ(test, (unsigned long)buf->ext->reserve_head, outer);
+	KUNIT_EXPECT_NE(test, (unsigned long)buf->page->data_head, outer);
+
+	/* A nested writer claims below; the outer one's value stays beaten. */
+	KUNIT_ASSERT_EQ(test, pp_buffer_reserve(buf, 48, &inner), 0);
+	KUNIT_EXPECT_EQ(test, inner, outer - 48);
+	KUNIT_EXPECT_EQ(test, (unsigned long)buf->ext->reserve_head, inner);
+	pp_buffer_publish_reserve(buf, outer);
+	KUNIT_EXPECT_EQ(test, (unsigned long)buf->ext->reserve_head, inner);
+	pp_buffer_write(buf, inner, &(struct perf_event_header){
+			.type = PERF_RECORD_SAMPLE, .size = 48 }, 8);
+	pp_buffer_commit(buf);
+	pp_buffer_write(buf, outer, &(struct perf_event_header){
+			.type = PERF_RECORD_SAMPLE, .size = 32 }, 8);
+	pp_buffer_commit(buf);
+	KUNIT_EXPECT_EQ(test, (unsigned long)buf->page->data_head, inner);
+	KUNIT_EXPECT_EQ(test, (unsigned long)buf->ext->reserve_head, inner);
+	pp_buffer_free(buf);
+}
+
 /* The head moves down; the newest record is at the head. */
 static void pp_buffer_test_backward(struct kunit *test)
 {
@@ -522,6 +560,7 @@ static struct kunit_case pp_buffer_test_cases[] = {
 	KUNIT_CASE(pp_buffer_test_sizes),
 	KUNIT_CASE(pp_buffer_test_memory_limit),
 	KUNIT_CASE(pp_buffer_test_corrupt_header_resets),
+	KUNIT_CASE(pp_buffer_test_reserve_head),
 	KUNIT_CASE(pp_buffer_test_backward),
 	KUNIT_CASE(pp_buffer_test_full_then_overwrite),
 	KUNIT_CASE(pp_buffer_test_straddle),

@@ -103,15 +103,13 @@ static int flood(int seconds)
 				hdr.size = 8;
 			copy_out(pos, rec, hdr.size);
 			__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			now = load_head();
+			now = __atomic_load_n(&ext->reserve_head, __ATOMIC_RELAXED);
 			/*
-			 * Writers may have come round since: what lies further
-			 * than one buffer from the current head may be
-			 * overwritten.  Writers still in flight are ahead of
-			 * data_head by a few records: keep a quarter of the
-			 * buffer as margin.
+			 * The UAPI's rule, no margin: writers (in flight
+			 * included) may have written only what lies a buffer
+			 * or more above the reservation head.
 			 */
-			if (pos + hdr.size - now > dsize - dsize / 4) {
+			if (pos + hdr.size - now > dsize) {
 				discarded++;
 				break;
 			}
@@ -198,7 +196,7 @@ int main(int argc, char **argv)
 	dsize = pg->data_size;
 	if (pg->data_offset != (unsigned long long)getpagesize() ||
 	    dsize != info.buffer_size || ext->id != id || ext->cpu != cpu ||
-	    ext->size < PERF_PERSISTENT_PAGE_EXT_SIZE_VER0 || ext->__reserved) {
+	    ext->size < PERF_PERSISTENT_PAGE_EXT_SIZE_VER1 || ext->__reserved) {
 		printf("control page: unexpected layout\n");
 		return 1;
 	}

@@ -156,8 +156,9 @@ static void walk(unsigned char *map, unsigned long long dsize)
 		for (i = 0; i < size; i++)
 			rec[i] = map[page_size + ((off + i) & (dsize - 1))];
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		now = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-		if (pos + size - now > dsize - dsize / 4) {
+		/* The UAPI's rule: intact unless within a buffer of reserve_head. */
+		now = __atomic_load_n(&ext->reserve_head, __ATOMIC_RELAXED);
+		if (pos + size - now > dsize) {
 			__atomic_add_fetch(&records_discarded, 1, __ATOMIC_RELAXED);
 			return;
 		}

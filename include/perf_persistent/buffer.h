@@ -122,6 +122,36 @@ static inline bool pp_buffer_drop_paused(struct pp_buffer *buf)
 	return true;
 }
 
+/*
+ * Tell the mapping's readers that the bytes from @new on may be written:
+ * lower the page's reserve_head to @new, never raise it (a writer that
+ * interrupted us may have lowered it further; cmpxchg_local() is atomic
+ * against it on this CPU).  Then order it before the record's bytes:
+ *
+ *   writer                            reader (userspace)
+ *   lower reserve_head           E    copy the record              G
+ *   smp_wmb()                         acquire fence / smp_rmb()
+ *   write the record             F    load reserve_head            H
+ *
+ * A reader whose copy (G) saw a byte of F sees, at H, E or a lower value,
+ * and so discards the record (UAPI header: reserve_head).
+ */
+static inline void pp_buffer_publish_reserve(struct pp_buffer *buf,
+					     unsigned long new)
+{
+	u64 *rh = &buf->ext->reserve_head;
+	u64 old = READ_ONCE(*rh), prev;
+
+	while ((s64)((u64)new - old) < 0) {
+		prev = cmpxchg_local(rh, old, (u64)new);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	/* E before F: pairs with the reader's fence between G and H. */
+	smp_wmb();
+}
+
 /**
  * pp_buffer_reserve - claim space for a record of @size bytes
  * @buf: this CPU's buffer
@@ -165,6 +195,7 @@ static inline int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
 		}
 	} while (local_cmpxchg(&buf->head, head, new) != head);
 
+	pp_buffer_publish_reserve(buf, new);
 	*pos = new;
 	return 0;
 }

@@ -232,9 +232,11 @@ static void test_uapi(void)
 	CHECK(PERF_PERSISTENT_MMAP_OFFSET(3, 1, 4096) == ((3ULL << 16) | 1) * 4096 &&
 	      PERF_PERSISTENT_MMAP_OFFSET(3, 1, 65536) == ((3ULL << 16) | 1) * 65536,
 	      "mmap offset in pages of any size");
-	CHECK(sizeof(struct perf_persistent_page_ext) == PERF_PERSISTENT_PAGE_EXT_SIZE_VER0 &&
-	      PERF_PERSISTENT_PAGE_EXT_OFFSET + PERF_PERSISTENT_PAGE_EXT_SIZE_VER0 <= 4096,
-	      "page_ext: versioned by size, within the smallest page");
+	CHECK(sizeof(struct perf_persistent_page_ext) == PERF_PERSISTENT_PAGE_EXT_SIZE_VER1 &&
+	      offsetof(struct perf_persistent_page_ext, reserve_head) ==
+	      PERF_PERSISTENT_PAGE_EXT_SIZE_VER0 &&
+	      PERF_PERSISTENT_PAGE_EXT_OFFSET + PERF_PERSISTENT_PAGE_EXT_SIZE_VER1 <= 4096,
+	      "page_ext: versioned by size (VER1 appends reserve_head), within the smallest page");
 }
 
 int main(void)

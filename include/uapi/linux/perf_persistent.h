@@ -96,6 +96,14 @@
  * @sample_type: the PERF_SAMPLE_* fields each record holds
  * @id: the persistent event's id
  * @cpu: the CPU whose buffer this is
+ * @reserve_head: (size >= VER1) the lowest logical position a writer has
+ *	claimed, committed or not: at or below data_head.  A writer lowers
+ *	it before it writes a byte of its record, and a byte at logical
+ *	position x is overwritten only by a write to x - data_size.  So a
+ *	record at [pos, pos + len) copied out of a buffer that is still
+ *	recording is intact if reserve_head, loaded after the copy (after an
+ *	acquire fence), satisfies pos + len - reserve_head <= data_size;
+ *	otherwise it may be torn.  PAUSE makes the whole buffer still.
  */
 struct perf_persistent_page_ext {
 	__u32	size;
@@ -104,9 +112,11 @@ struct perf_persistent_page_ext {
 	__u64	sample_type;
 	__u32	id;
 	__u32	cpu;
+	__u64	reserve_head;
 };
 
 #define PERF_PERSISTENT_PAGE_EXT_SIZE_VER0	32
+#define PERF_PERSISTENT_PAGE_EXT_SIZE_VER1	40	/* + reserve_head */
 
 /*
  * mmap() offset of the buffer of persistent event @id on CPU @cpu on a
