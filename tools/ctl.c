@@ -25,9 +25,15 @@ int pp_error(const char *fmt, ...)
 	return -1;
 }
 
-int ctl_open(void)
+/*
+ * Open the control device: read-only for the verbs that only look (list,
+ * info, stat, script, record), so that an operator group given read access
+ * to the device (Documentation/tool.rst) can use them.
+ */
+int ctl_open(bool write)
 {
-	int fd = open(PERF_PERSISTENT_DEVICE, O_RDWR | O_CLOEXEC);
+	int fd = open(PERF_PERSISTENT_DEVICE,
+		      (write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 
 	if (fd >= 0)
 		return fd;

@@ -203,6 +203,30 @@ static int parse_tracepoint(const char *spec, struct perf_event_attr *attr,
 	return 0;
 }
 
+/*
+ * system:name, or perf's event:modifiers (cycles:u, cpu-clock:k)?  A
+ * modifier part is made of perf's modifier letters only and follows a
+ * hardware or software event's name.
+ */
+static bool has_tracepoint_shape(const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	size_t i, len = colon - spec;
+
+	if (strspn(colon + 1, "ukhHGIpPSDWeb") != strlen(colon + 1))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(sw_events); i++)
+		if (strlen(sw_events[i].name) == len &&
+		    !strncmp(spec, sw_events[i].name, len))
+			return false;
+	for (i = 0; i < ARRAY_SIZE(hw_events); i++)
+		if (strlen(hw_events[i].name) == len &&
+		    !strncmp(spec, hw_events[i].name, len))
+			return false;
+	return !(spec[0] == 'r' && len > 1 &&
+		 strspn(spec + 1, "0123456789abcdefABCDEF") == len - 1);
+}
+
 /* mem:ADDR[/LEN][:rwx] */
 static int parse_breakpoint(const char *spec, struct perf_event_attr *attr,
 			    char *name)
@@ -264,6 +288,13 @@ int parse_event(const char *spec, struct perf_event_attr *attr, char *name)
 		return pp_error("no event given");
 	if (!strncmp(spec, "mem:", 4))
 		return parse_breakpoint(spec, attr, name);
+	/* perf's spellings that name no single event of every mode. */
+	if (strpbrk(spec, "*?{["))
+		return pp_error("'%s': a pattern names many events; a persistent event records one (create one per event)",
+				spec);
+	if (strchr(spec, ':') && !has_tracepoint_shape(spec))
+		return pp_error("'%s': event modifiers (:u, :k, :p, ...) are not supported: a persistent event records what its source sees in every mode",
+				spec);
 	if (strchr(spec, ':'))
 		return parse_tracepoint(spec, attr, name);
 	for (i = 0; i < ARRAY_SIZE(sw_events); i++) {
@@ -496,4 +527,30 @@ void format_source(const struct perf_event_attr *attr, char *buf, size_t len)
 	}
 	snprintf(buf, len, "type=%u,config=0x%llx", attr->type,
 		 (unsigned long long)attr->config);
+}
+
+/*
+ * What perf persistent create samples when given neither -c nor -F: every
+ * tracepoint hit, breakpoint hit and software event, a clock every
+ * millisecond, and hardware, cache and raw counters (billions of events a
+ * second) at PP_DEFAULT_FREQ samples a second, as perf record does.
+ */
+void default_sampling(struct perf_event_attr *attr)
+{
+	switch (attr->type) {
+	case PERF_TYPE_SOFTWARE:
+		/* perf's clocks count nanoseconds. */
+		attr->sample_period = attr->config == PERF_COUNT_SW_CPU_CLOCK ||
+				      attr->config == PERF_COUNT_SW_TASK_CLOCK ?
+				      1000000 : 1;
+		break;
+	case PERF_TYPE_TRACEPOINT:
+	case PERF_TYPE_BREAKPOINT:
+		attr->sample_period = 1;
+		break;
+	default:
+		attr->freq = 1;
+		attr->sample_freq = PP_DEFAULT_FREQ;
+		break;
+	}
 }

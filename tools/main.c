@@ -134,10 +134,14 @@ static void pidfile_path(const char *name, char *buf, size_t len)
 }
 
 /*
- * Hold event @id, attached to @fd, until SIGINT, SIGTERM or SIGHUP (the
- * event is destroyed as @fd closes) or SIGUSR1 (the event is detached).
+ * Hold event @id, attached to @fd, until a signal.  SIGUSR1 ("perf
+ * persistent detach NAME") and SIGHUP (the terminal or the ssh session went
+ * away) detach it: it goes on recording and its history is kept.  SIGINT
+ * and SIGTERM destroy it if @destroy, else detach it too.  Only a death
+ * that leaves no say (SIGKILL) ends the event with the process: the kernel
+ * destroys what a closed file owned.
  */
-static int hold(int fd, const char *name, unsigned int id)
+static int hold(int fd, const char *name, unsigned int id, bool destroy)
 {
 	char path[PATH_MAX];
 	sigset_t set;
@@ -146,11 +150,12 @@ static int hold(int fd, const char *name, unsigned int id)
 
 	/*
 	 * An ignored signal never becomes pending, so sigwait() would not see
-	 * it: a shell starts background commands with SIGINT ignored.  SIGHUP
-	 * keeps its disposition: under nohup the event outlives the terminal.
+	 * it: a shell starts background commands with SIGINT ignored, nohup
+	 * ignores SIGHUP.
 	 */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	signal(SIGUSR1, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -168,16 +173,18 @@ static int hold(int fd, const char *name, unsigned int id)
 	fflush(stdout);
 	sigwait(&set, &sig);
 	unlink(path);
-	if (sig == SIGUSR1) {
-		if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_DETACH, id)) {
-			pp_error("%s: detaching: %s", name, strerror(errno));
-			close(fd);
-			return 1;
-		}
-		printf("detached %s\n", name);
-	} else {
+	if (destroy && (sig == SIGINT || sig == SIGTERM)) {
 		printf("destroyed %s\n", name);
+		close(fd);
+		return 0;
 	}
+	if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_DETACH, id)) {
+		pp_error("%s: detaching: %s", name, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	printf("detached %s: it goes on recording (perf persistent destroy %s removes it)\n",
+	       name, name);
 	close(fd);
 	return 0;
 }
@@ -237,18 +244,19 @@ static int cmd_create(int argc, char **argv)
 		{ "buffer-size", required_argument, NULL, 'm' },
 		{ "fields",	 required_argument, NULL, 's' },
 		{ "count",	 required_argument, NULL, 'c' },
+		{ "freq",	 required_argument, NULL, 'F' },
 		{ "detached",	 no_argument,	    NULL, 'd' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct perf_persistent_create cr = { .size = sizeof(cr) };
-	unsigned long long fields = 0, period = 0, size = 0;
+	unsigned long long fields = 0, period = 0, freq = 0, size = 0;
 	const char *name = NULL;
 	struct perf_event_attr attr;
 	char defname[PERF_PERSISTENT_NAME_MAX], *end;
-	bool detached = false, have_period = false;
+	bool detached = false, have_period = false, have_freq = false;
 	int c, fd;
 
-	while ((c = next_opt(argc, argv, "n:m:s:c:d", opts)) != -1) {
+	while ((c = next_opt(argc, argv, "n:m:s:c:F:d", opts)) != -1) {
 		switch (c) {
 		case 'n':
 			name = optarg;
@@ -268,6 +276,14 @@ static int cmd_create(int argc, char **argv)
 				return usage_error("bad period '%s'", optarg);
 			have_period = true;
 			break;
+		case 'F':
+			errno = 0;
+			freq = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end || !freq ||
+			    optarg[0] == '-')
+				return usage_error("bad frequency '%s'", optarg);
+			have_freq = true;
+			break;
 		case 'd':
 			detached = true;
 			break;
@@ -277,6 +293,8 @@ static int cmd_create(int argc, char **argv)
 	}
 	if (want_args(argc, argv, 1, 1))
 		return PP_EXIT_USAGE;
+	if (have_period && have_freq)
+		return usage_error("-c and -F exclude each other");
 	if (name && !name_ok(name)) {
 		pp_error("bad event name '%s': 1 to 31 of a-z, 0-9 and _, starting with a letter",
 			 name);
@@ -294,20 +312,19 @@ static int cmd_create(int argc, char **argv)
 		if (attr.type == PERF_TYPE_BREAKPOINT)
 			fields |= PERF_SAMPLE_ADDR;
 	}
-	if (!have_period) {
-		period = 1;
-		/* perf's clocks count nanoseconds: sample every millisecond. */
-		if (attr.type == PERF_TYPE_SOFTWARE &&
-		    (attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-		     attr.config == PERF_COUNT_SW_TASK_CLOCK))
-			period = 1000000;
+	if (have_freq) {
+		attr.freq = 1;
+		attr.sample_freq = freq;
+	} else if (have_period) {
+		attr.sample_period = period;
+	} else {
+		default_sampling(&attr);
 	}
-	attr.sample_period = period;
-	attr.sample_type = period ? fields : 0;
+	attr.sample_type = attr.sample_period ? fields : 0;
 	if (attr.type == PERF_TYPE_BREAKPOINT)
 		attr.exclude_hv = 1;
 
-	fd = ctl_open();
+	fd = ctl_open(true);
 	if (fd < 0)
 		return 1;
 	cr.flags = detached ? PERF_PERSISTENT_CREATE_DETACHED : 0;
@@ -334,9 +351,9 @@ static int cmd_create(int argc, char **argv)
 		close(fd);
 		return 0;
 	}
-	printf("created %s (id %u): recording until interrupted, then destroyed\n",
+	printf("created %s (id %u): recording; Ctrl-C destroys it, a hangup detaches it\n",
 	       name, cr.id);
-	return hold(fd, name, cr.id);
+	return hold(fd, name, cr.id, true);
 }
 
 static int cmd_list(int argc, char **argv)
@@ -346,7 +363,7 @@ static int cmd_list(int argc, char **argv)
 
 	if (no_options(argc, argv) || want_args(argc, argv, 0, 0))
 		return PP_EXIT_USAGE;
-	fd = ctl_open();
+	fd = ctl_open(false);
 	if (fd < 0)
 		return 1;
 	n = ctl_list(fd, &ids);
@@ -383,13 +400,14 @@ static int cmd_list(int argc, char **argv)
  * argument.  Returns the fd, or minus the exit status (1, or
  * PP_EXIT_USAGE) with the reason on stderr.
  */
-static int open_event(int argc, char **argv, struct pp_event_desc *desc)
+static int open_event(int argc, char **argv, struct pp_event_desc *desc,
+		      bool write)
 {
 	int fd;
 
 	if (want_args(argc, argv, 1, 1))
 		return -PP_EXIT_USAGE;
-	fd = ctl_open();
+	fd = ctl_open(write);
 	if (fd < 0)
 		return -1;
 	if (ctl_lookup(fd, argv[optind], desc)) {
@@ -409,7 +427,7 @@ static int cmd_info(int argc, char **argv)
 
 	if (no_options(argc, argv))
 		return PP_EXIT_USAGE;
-	fd = open_event(argc, argv, &desc);
+	fd = open_event(argc, argv, &desc, false);
 	if (fd < 0)
 		return -fd;
 	sum(&desc, &t);
@@ -421,7 +439,10 @@ static int cmd_info(int argc, char **argv)
 	printf("source:        %s (type %u, config 0x%llx)\n", src,
 	       desc.attr.type, (unsigned long long)desc.attr.config);
 	printf("state:         %s\n", state_str(desc.info.state));
-	if (desc.attr.sample_period)
+	if (desc.attr.freq)
+		printf("sample freq:   %llu Hz\n",
+		       (unsigned long long)desc.attr.sample_freq);
+	else if (desc.attr.sample_period)
 		printf("sample period: %llu\n",
 		       (unsigned long long)desc.attr.sample_period);
 	else
@@ -432,13 +453,18 @@ static int cmd_info(int argc, char **argv)
 	       t.written, t.written - t.overwritten, t.overwritten, t.dropped,
 	       t.bytes);
 	printf("count:         %llu\n", t.count);
+	/*
+	 * Positions count down from 0 as records are written: shown signed,
+	 * they say how many bytes the CPU has written in all (-HEAD) and
+	 * holds (TAIL - HEAD).
+	 */
 	printf("%5s %7s %10s %10s %12s %10s %12s %12s %12s %12s\n", "CPU",
 	       "ONLINE", "WRITTEN", "HELD", "OVERWRITTEN", "DROPPED", "BYTES",
-	       "COUNT", "HEAD", "TAIL");
+	       "COUNT", "HEAD", "HELD-BYTES");
 	for (i = 0; i < desc.nr_cpus; i++) {
 		const struct perf_persistent_cpu_stats *cs = &desc.cpus[i];
 
-		printf("%5u %7s %10llu %10llu %12llu %10llu %12llu %12llu %12llu %12llu\n",
+		printf("%5u %7s %10llu %10llu %12llu %10llu %12llu %12llu %12lld %12llu\n",
 		       cs->cpu, cs->online ? "yes" : "no",
 		       (unsigned long long)cs->written,
 		       (unsigned long long)(cs->written - cs->overwritten),
@@ -446,8 +472,8 @@ static int cmd_info(int argc, char **argv)
 		       (unsigned long long)cs->dropped,
 		       (unsigned long long)cs->bytes,
 		       (unsigned long long)cs->count,
-		       (unsigned long long)cs->head,
-		       (unsigned long long)cs->tail);
+		       (long long)cs->head,
+		       (unsigned long long)(cs->tail - cs->head));
 	}
 	ctl_desc_free(&desc);
 	close(fd);
@@ -463,7 +489,7 @@ static int id_verb(int argc, char **argv, unsigned long cmd, const char *done)
 		return PP_EXIT_USAGE;
 	if (want_args(argc, argv, 1, -1))
 		return PP_EXIT_USAGE;
-	fd = ctl_open();
+	fd = ctl_open(true);
 	if (fd < 0)
 		return 1;
 	for (i = optind; i < argc; i++) {
@@ -521,12 +547,20 @@ static int cmd_destroy(int argc, char **argv)
 
 static int cmd_attach(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "destroy-on-exit", no_argument, NULL, 'x' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct pp_event_desc desc;
-	int fd;
+	bool destroy = false;
+	int c, fd;
 
-	if (no_options(argc, argv))
-		return PP_EXIT_USAGE;
-	fd = open_event(argc, argv, &desc);
+	while ((c = next_opt(argc, argv, "", opts)) != -1) {
+		if (c != 'x')
+			return PP_EXIT_USAGE;
+		destroy = true;
+	}
+	fd = open_event(argc, argv, &desc, true);
 	if (fd < 0)
 		return -fd;
 	if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_ATTACH, desc.info.id)) {
@@ -539,10 +573,12 @@ static int cmd_attach(int argc, char **argv)
 		close(fd);
 		return 1;
 	}
-	printf("attached %s (id %u): destroyed when this command ends\n",
+	printf(destroy ?
+	       "attached %s (id %u): Ctrl-C destroys it, a hangup detaches it\n" :
+	       "attached %s (id %u): detached again when this command ends\n",
 	       desc.info.name, desc.info.id);
 	ctl_desc_free(&desc);
-	return hold(fd, desc.info.name, desc.info.id);
+	return hold(fd, desc.info.name, desc.info.id, destroy);
 }
 
 static int cmd_stat(int argc, char **argv)
@@ -563,7 +599,7 @@ static int cmd_stat(int argc, char **argv)
 			return PP_EXIT_USAGE;
 		per_cpu = true;
 	}
-	fd = open_event(argc, argv, &desc);
+	fd = open_event(argc, argv, &desc, false);
 	if (fd < 0)
 		return -fd;
 	sum(&desc, &t);
@@ -587,7 +623,7 @@ static int cmd_stat(int argc, char **argv)
 static int read_event(int argc, char **argv, struct pp_event_desc *desc,
 		      struct pp_snapshot *snap, struct pp_printer **p)
 {
-	int fd = open_event(argc, argv, desc);
+	int fd = open_event(argc, argv, desc, false);
 
 	if (fd < 0)
 		return -fd;
@@ -698,9 +734,12 @@ static const struct verb verbs[] = {
 	  "                            id,cpu,period,raw (default: identifier,ip,\n"
 	  "                            tid,time,cpu,period and raw for a tracepoint)\n"
 	  "    -c, --count PERIOD      record every PERIOD events; 0 counts only\n"
-	  "                            (default: 1; 1 ms for cpu-clock, task-clock)\n"
-	  "    -d, --detached          outlive this command; without it the command\n"
-	  "                            holds the event until interrupted" },
+	  "                            (default: 1; 1 ms for cpu-clock, task-clock;\n"
+	  "                            hardware and raw events: -F 1000)\n"
+	  "    -F, --freq HZ           record HZ samples a second\n"
+	  "    -d, --detached          outlive this command (not perf record's -d);\n"
+	  "                            without it the command holds the event: Ctrl-C\n"
+	  "                            destroys it, a hangup (ssh gone) detaches it" },
 	{ "list", cmd_list, "",
 	  "one line per persistent event: id, name, source, state, per-CPU\n"
 	  "    buffer size, records written, overwritten and dropped" },
@@ -713,9 +752,10 @@ static const struct verb verbs[] = {
 	{ "detach", cmd_detach, "NAME...",
 	  "let an event held by a perf persistent command (create without -d,\n"
 	  "    attach) outlive it: the holder detaches it and exits" },
-	{ "attach", cmd_attach, "NAME",
-	  "attach the event to this command, which holds it until interrupted\n"
-	  "    (then destroys it) or detached (perf persistent detach NAME)" },
+	{ "attach", cmd_attach, "[--destroy-on-exit] NAME",
+	  "make this command the event's owner until it ends, then detach it\n"
+	  "    again (a SIGKILL destroys it: the kernel ends what a closed file owns)\n"
+	  "    --destroy-on-exit   Ctrl-C or SIGTERM destroy the event" },
 	{ "destroy", cmd_destroy, "NAME...", "destroy events" },
 	{ "stat", cmd_stat, "[-A] NAME",
 	  "the source's count, and the records\n"

@@ -28,7 +28,7 @@ int pp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ---- ctl.c: the control device -------------------------------------- */
 
 /* Open /dev/perf_persistent; -1 with the reason on stderr. */
-int ctl_open(void);
+int ctl_open(bool write);
 /* An ioctl; -1 with errno set. */
 int ctl_ioctl(int fd, unsigned long cmd, unsigned long arg);
 
@@ -84,6 +84,10 @@ bool tracepoint_name(unsigned long long id, char *buf, size_t len);
  *
  * Return: 0, or -1 with a message on stderr.
  */
+/* Samples a second of a hardware counter when neither -c nor -F is given. */
+#define PP_DEFAULT_FREQ		1000
+
+void default_sampling(struct perf_event_attr *attr);
 int parse_event(const char *spec, struct perf_event_attr *attr, char *name);
 /* Bytes from "64K", "1M", "4096", ...: 0 or -1 with a message. */
 int parse_size(const char *s, unsigned long long *bytes);

@@ -32,6 +32,8 @@ check_grep "info: fields" "^sample fields: *identifier,ip,tid,time,cpu,period,ra
 check_grep "info: totals" "^records: *2 written, 2 held, 0 overwritten, 0 dropped" /tmp/info
 check_grep "info: CPU 0 wrote one" "^ *0 +yes +1 +1 +0 +0 " /tmp/info
 check_grep "info: CPU 1 wrote one" "^ *1 +yes +1 +1 +0 +0 " /tmp/info
+check_grep "info: positions as a user reads them: HEAD signed, bytes held" \
+	"^ *0 +yes +1 +1 +0 +0 +[0-9]+ +[0-9]+ +-[0-9]+ +[1-9][0-9]*$" /tmp/info
 
 perf persistent stat mce_record >/tmp/stat
 check_grep "stat: the count" "^ +2 +mce:mce_record$" /tmp/stat
@@ -109,6 +111,10 @@ check_match "script resumes what it paused" "^detached$" "$(pp_stat cs state)"
 out=$(perf persistent create --detached -c 2000000 cpu-clock)
 check_match "create: default name from the event" "^created cpu_clock " "$out"
 check_match "create -c: the period" "^sample period: 2000000$" "$(perf persistent info cpu_clock)"
+perf persistent create -d -F 250 -n cf cpu-clock >/dev/null
+check_match "create -F: the frequency" "^sample freq: *250 Hz$" "$(perf persistent info cf)"
+check "create -F: it records" pp_wait_stat cf written 1
+perf persistent destroy cf >/dev/null
 addr=$(sed -n 's/^\([0-9a-f]*\) [DdBb] jiffies$/\1/p' /proc/kallsyms | head -n 1)
 out=$(perf persistent create -d -n jif "mem:0x$addr/8:w")
 check_match "create mem:ADDR/8:w" "^created jif " "$out"
@@ -144,6 +150,13 @@ kill -INT $h
 wait $h
 check_grep "interrupted: the holder destroyed it" "^destroyed held$" /tmp/held
 check_eq "interrupted: the event is gone" "" "$(perf persistent list | grep ' held ')"
+hold_bg /tmp/held "created held" create -n held cpu-migrations
+kill -HUP $h
+wait $h
+check_grep "hangup (ssh gone): the holder detached it" "^detached held: it goes on recording" /tmp/held
+check_match "hangup: the event and its history live on" " held +cpu-migrations +detached " \
+	"$(perf persistent list)"
+perf persistent destroy held >/dev/null
 
 hold_bg /tmp/att "attached cs" attach cs
 check_match "attach: attached" " cs +context-switches +attached " "$(perf persistent list)"
@@ -158,9 +171,31 @@ check_match "detach: the event lives on, detached" " cs +context-switches +detac
 	"$(perf persistent list)"
 check_match "detach of a detached event" "cs: already detached" "$(perf persistent detach cs 2>&1)"
 hold_bg /tmp/att "attached cs" attach cs
+kill -INT $h
+wait $h
+check_grep "attach, then Ctrl-C: the holder detached it again" "^detached cs: " /tmp/att
+check_match "and the event and its history live on" " cs +context-switches +detached " \
+	"$(perf persistent list)"
+hold_bg /tmp/att "attached cs" attach --destroy-on-exit cs
 kill -TERM $h
 wait $h
-check_eq "attach, then SIGTERM: the event is destroyed" "" "$(perf persistent list | grep ' cs ')"
+check_eq "attach --destroy-on-exit, then SIGTERM: the event is destroyed" "" \
+	"$(perf persistent list | grep ' cs ')"
+
+# ---- an operator group with read access to the device -------------------
+# What a udev rule (GROUP=, MODE="0640") gives: the group's members list
+# and inspect the events (the tool opens the device read-only for that);
+# changing anything still needs write access and CAP_PERFMON.
+chgrp 65534 /dev/perf_persistent
+chmod 0640 /dev/perf_persistent
+check_match "group read access: list works" "^ +1 +mce_record +" \
+	"$(setpriv_nobody perf persistent list)"
+check_match "group read access: info works" "^name: *mce_record$" \
+	"$(setpriv_nobody perf persistent info mce_record)"
+check_match "group read access: create is refused at open" "Permission denied" \
+	"$(setpriv_nobody perf persistent create -d cpu-clock 2>&1)"
+chmod 0600 /dev/perf_persistent
+chgrp 0 /dev/perf_persistent
 
 # ---- bad input: one line on stderr, non-zero status ---------------------
 # expect STATUS PATTERN COMMAND...: COMMAND fails with STATUS and one line
@@ -178,6 +213,10 @@ expect 1 "no persistent event 'nosuch' \\(see: perf persistent list\\)" perf per
 expect 1 "no persistent event '4242'" perf persistent info 4242
 expect 1 "unknown tracepoint 'nosys:noevent'" perf persistent create -d nosys:noevent
 expect 1 "unknown event 'bogus-event'" perf persistent create -d bogus-event
+expect 1 "event modifiers \\(:u, :k, :p, ...\\) are not supported" perf persistent create -d cycles:u
+expect 1 "a pattern names many events" perf persistent create -d 'sched:*'
+expect 129 "-c and -F exclude each other" perf persistent create -d -c 5 -F 5 cpu-clock
+expect 129 "bad frequency '0'" perf persistent create -d -F 0 cpu-clock
 expect 1 "bad buffer size '3000': a power of two from 4K to 64M" \
 	perf persistent create -d -m 3000 cpu-clock
 expect 1 "bad buffer size '128M'" perf persistent create -d -m 128M cpu-clock

@@ -103,6 +103,40 @@ static void test_events(void)
 	CHECK(parse_event("mce:nope", &a, name), "unknown tracepoint");
 	CHECK(parse_event("a:b:c", &a, name) && parse_event(":x", &a, name) &&
 	      parse_event("../x:y", &a, name), "bad tracepoint spellings");
+
+	/* perf's modifiers and patterns name no single event of every mode. */
+	CHECK(parse_event("cycles:u", &a, name), "cycles:u");
+	CHECK(parse_event("cpu-clock:k", &a, name), "cpu-clock:k");
+	CHECK(parse_event("r1a2b:pp", &a, name), "r1a2b:pp");
+	CHECK(parse_event("mce:*", &a, name), "mce:*");
+	CHECK(parse_event("mce:mce_rec?rd", &a, name), "mce:mce_rec?rd");
+}
+
+/* Without -c or -F: every hit of a tracepoint, a clock per ms, counters by frequency. */
+static void test_default_sampling(void)
+{
+	struct perf_event_attr a;
+	char name[PERF_PERSISTENT_NAME_MAX];
+
+	CHECK(!parse_event("cycles", &a, name), "cycles");
+	default_sampling(&a);
+	CHECK(a.freq && a.sample_freq == PP_DEFAULT_FREQ, "cycles: -F %d",
+	      PP_DEFAULT_FREQ);
+	CHECK(!parse_event("r1a2b", &a, name), "raw");
+	default_sampling(&a);
+	CHECK(a.freq && a.sample_freq == PP_DEFAULT_FREQ, "raw: by frequency");
+	CHECK(!parse_event("cpu-clock", &a, name), "cpu-clock");
+	default_sampling(&a);
+	CHECK(!a.freq && a.sample_period == 1000000, "cpu-clock: every ms");
+	CHECK(!parse_event("cs", &a, name), "cs");
+	default_sampling(&a);
+	CHECK(!a.freq && a.sample_period == 1, "cs: every one");
+	CHECK(!parse_event("mce:mce_record", &a, name), "tracepoint");
+	default_sampling(&a);
+	CHECK(!a.freq && a.sample_period == 1, "tracepoint: every hit");
+	CHECK(!parse_event("mem:0x1000", &a, name), "breakpoint");
+	default_sampling(&a);
+	CHECK(!a.freq && a.sample_period == 1, "breakpoint: every hit");
 }
 
 /* The records of a perf.data file's data section, as one image. */
@@ -245,6 +279,7 @@ int main(void)
 	test_sizes();
 	test_fields();
 	test_events();
+	test_default_sampling();
 	test_decode();
 	test_uapi();
 	printf("tools unit: %d passed, %d failed\n", passed, failed);
