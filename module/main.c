@@ -35,7 +35,7 @@
 
 static char *events = "mce:mce_record";
 module_param(events, charp, 0444);
-MODULE_PARM_DESC(events, "tracepoints recorded from load, \"system:name,...\" (default mce:mce_record)");
+MODULE_PARM_DESC(events, "tracepoints recorded from load, \"system:name[/SIZE],...\": SIZE the per-CPU buffer, e.g. 256K (default mce:mce_record)");
 
 static unsigned int buffer_kb = 64;
 module_param(buffer_kb, uint, 0444);
@@ -74,10 +74,21 @@ static int create_load_event(char *entry)
 			.sample_type	= PP_LOAD_SAMPLE_TYPE,
 		},
 	};
-	char *system = strim(entry), *name = strchr(system, ':');
+	char *system = strim(entry), *size = strchr(system, '/'), *name, *end;
 	u32 id;
 	int ret;
 
+	/* system:name/SIZE: this event's own per-CPU buffer size. */
+	if (size) {
+		*size++ = '\0';
+		spec.buffer_size = memparse(size, &end);
+		if (!*size || *end || pp_buffer_size_check(spec.buffer_size)) {
+			pr_err("events: %s: bad buffer size '%s' (a power-of-two number of pages up to %llu KiB); skipped\n",
+			       system, size, PERF_PERSISTENT_BUFFER_MAX >> 10);
+			return -EINVAL;
+		}
+	}
+	name = strchr(system, ':');
 	if (!name || !name[1]) {
 		pr_err("events: '%s' is not system:tracepoint; skipped\n", system);
 		return -EINVAL;

@@ -27,6 +27,18 @@ pp_load events=
 check_eq "events= (empty) creates none" "" "$(ls "$PP_SYS/events")"
 pp_unload
 
+# Each load-time event sized apart: system:name/SIZE.  A bad size is logged
+# and that entry skipped.
+pp_log_mark
+pp_load "events=mce:mce_record/256K,sched:sched_switch/4M,sched:sched_wakeup/3K,sched:sched_waking/" buffer_kb=16
+check_eq "mce:mce_record/256K" 262144 "$(pp_stat mce_record buffer_size)"
+check_eq "sched:sched_switch/4M" 4194304 "$(pp_stat sched_switch buffer_size)"
+check_eq "a bad size: that entry skipped" "mce_record sched_switch" "$(ls "$PP_SYS/events" | xargs)"
+dmesg | tail -n +$((_pp_log_lines + 1)) >/tmp/log
+check_grep "3K is logged" "events: sched:sched_wakeup: bad buffer size '3K'" /tmp/log
+check_grep "an empty size is logged" "events: sched:sched_waking: bad buffer size ''" /tmp/log
+pp_unload
+
 pp_load buffer_kb=12
 check_eq "buffer_kb not a power-of-two of pages: default kept" 65536 "$(pp_stat mce_record buffer_size)"
 pp_unload
