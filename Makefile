@@ -26,7 +26,8 @@ KERNEL_SOURCES := $(wildcard module/*.c include/perf_persistent/*.h \
 	include/uapi/linux/*.h kunit/*.c)
 
 .PHONY: all module kdir w1 sparse checkpatch static kunit tests tools bench \
-	tools-check guest-files guest-test demo check dkms-check install clean help
+	tools-check guest-files guest-test demo check dkms-check install uninstall \
+	clean help
 
 all: module
 
@@ -110,6 +111,13 @@ install: module tools
 	depmod -a $(KVER)
 	$(MAKE) -C tools install
 
+# What install installed: the module for KVER, the tool, the man page.
+uninstall: kdir
+	rm -f /lib/modules/$(KVER)/updates/perf_persistent.ko* \
+		/lib/modules/$(KVER)/extra/perf_persistent.ko*
+	depmod -a $(KVER)
+	$(MAKE) -C tools uninstall
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
 	$(MAKE) -C tests clean
@@ -125,3 +133,4 @@ help:
 	@echo "  make dkms-check                          dkms add/build/install/remove"
 	@echo "  make tools | tools-check                 the perf persistent tool, its unit tests"
 	@echo "  make install                             module (+ depmod), tool, man page"
+	@echo "  make uninstall                           what make install installed"
