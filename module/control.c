@@ -20,7 +20,9 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
@@ -148,6 +150,9 @@ static long pp_ioc_info(struct file *file, void __user *argp)
 	in.buffer_size = info->buffer_size;
 	memset(in.name, 0, sizeof(in.name));
 	strscpy(in.name, info->name, sizeof(in.name));
+	/* The records' clock and the wall clock, read together. */
+	in.clock_ns = local_clock();
+	in.realtime_ns = ktime_get_real_ns();
 	if (copy_to_user(argp, &in, min_t(u32, usize, sizeof(in))))
 		goto out;
 	ret = 0;

@@ -621,7 +621,8 @@ static int cmd_stat(int argc, char **argv)
 
 /* Describe, snapshot and get a printer with comms: script and record. */
 static int read_event(int argc, char **argv, struct pp_event_desc *desc,
-		      struct pp_snapshot *snap, struct pp_printer **p)
+		      struct pp_snapshot *snap, struct pp_printer **p,
+		      bool wall_clock)
 {
 	int fd = open_event(argc, argv, desc, false);
 
@@ -630,6 +631,11 @@ static int read_event(int argc, char **argv, struct pp_event_desc *desc,
 	*p = printer_new(&desc->attr);
 	if (!*p)
 		goto err;
+	if (desc->info.size >= PERF_PERSISTENT_INFO_SIZE_VER1)
+		printer_set_clock(*p, &(struct pp_clock){
+					.clock_ns = desc->info.clock_ns,
+					.realtime_ns = desc->info.realtime_ns,
+				  }, wall_clock);
 	if (snapshot_take(fd, desc, snap))
 		goto err;
 	printer_learn_comms(*p, snap);
@@ -647,9 +653,10 @@ static int cmd_script(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "newest-first", no_argument, NULL, 'N' },
 		{ "json",	  no_argument, NULL, 'j' },
+		{ "wall-clock",	  no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool newest = false, json = false;
+	bool newest = false, json = false, wall_clock = false;
 	struct pp_event_desc desc;
 	struct pp_snapshot snap;
 	struct pp_printer *p = NULL;
@@ -661,10 +668,12 @@ static int cmd_script(int argc, char **argv)
 			newest = true;
 		else if (c == 'j')
 			json = true;
+		else if (c == 'w')
+			wall_clock = true;
 		else
 			return PP_EXIT_USAGE;
 	}
-	ret = read_event(argc, argv, &desc, &snap, &p);
+	ret = read_event(argc, argv, &desc, &snap, &p, wall_clock);
 	if (ret)
 		return ret;
 	/* A reader that stops early (| head) ends the output, not an error. */
@@ -705,7 +714,7 @@ static int cmd_record(int argc, char **argv)
 			return PP_EXIT_USAGE;
 		path = optarg;
 	}
-	ret = read_event(argc, argv, &desc, &snap, &p);
+	ret = read_event(argc, argv, &desc, &snap, &p, false);
 	if (ret)
 		return ret;
 	ret = perfdata_write(path, &desc.attr, desc.info.id, &snap, p) ? 1 : 0;
@@ -760,10 +769,11 @@ static const struct verb verbs[] = {
 	{ "stat", cmd_stat, "[-A] NAME",
 	  "the source's count, and the records\n"
 	  "    -A, --per-cpu   one line per CPU" },
-	{ "script", cmd_script, "[--newest-first] [--json] NAME",
+	{ "script", cmd_script, "[--newest-first] [--json] [--wall-clock] NAME",
 	  "print the records held, decoded, oldest first\n"
 	  "    --newest-first  newest first\n"
-	  "    --json          one JSON object per line" },
+	  "    --json          one JSON object per line (with \"wallclock\", UTC)\n"
+	  "    --wall-clock    times of day instead of seconds since boot" },
 	{ "record", cmd_record, "[-o FILE] NAME",
 	  "write the records held to a perf.data file for perf script/report\n"
 	  "    -o, --output FILE   (default: perf.data)" },

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
@@ -31,7 +32,43 @@ struct pp_printer {
 	char			name[256];
 	struct comm		*comms;
 	size_t			nr_comms;
+	struct pp_clock		clock;
+	bool			wall_clock;
 };
+
+void printer_set_clock(struct pp_printer *p, const struct pp_clock *clock,
+		       bool wall_clock)
+{
+	p->clock = *clock;
+	p->wall_clock = wall_clock && clock->realtime_ns;
+}
+
+const struct pp_clock *printer_clock(struct pp_printer *p)
+{
+	return &p->clock;
+}
+
+/*
+ * The wall-clock time of a record stamped @t: "2026-11-23 13:50:01.123456"
+ * in local time, or with @iso "2026-11-23T13:50:01.123456Z" in UTC.
+ */
+static void format_wall_clock(const struct pp_printer *p, unsigned long long t,
+			      bool iso, char *buf, size_t len)
+{
+	unsigned long long ns = t - p->clock.clock_ns + p->clock.realtime_ns;
+	time_t sec = ns / 1000000000ULL;
+	struct tm tm;
+	size_t n;
+
+	if (iso)
+		gmtime_r(&sec, &tm);
+	else
+		localtime_r(&sec, &tm);
+	n = strftime(buf, len, iso ? "%Y-%m-%dT%H:%M:%S" : "%Y-%m-%d %H:%M:%S",
+		     &tm);
+	snprintf(buf + n, len - n, ".%06llu%s", ns % 1000000000ULL / 1000,
+		 iso ? "Z" : "");
+}
 
 struct pp_printer *printer_new(const struct perf_event_attr *attr)
 {
@@ -240,12 +277,18 @@ static void format_info(struct pp_printer *p, const struct pp_decoded *d,
 
 void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d)
 {
-	char pidbuf[32];
+	char pidbuf[32], wall[64];
 
-	fprintf(out, "%16s %6u [%03u] %5llu.%06llu: ",
-		comm_of(p, d->tid, pidbuf, sizeof(pidbuf)), d->tid, d->cpu,
-		(unsigned long long)(d->time / 1000000000ULL),
-		(unsigned long long)(d->time % 1000000000ULL / 1000));
+	fprintf(out, "%16s %6u [%03u] ",
+		comm_of(p, d->tid, pidbuf, sizeof(pidbuf)), d->tid, d->cpu);
+	if (p->wall_clock) {
+		format_wall_clock(p, d->time, false, wall, sizeof(wall));
+		fprintf(out, "%s: ", wall);
+	} else {
+		fprintf(out, "%5llu.%06llu: ",
+			(unsigned long long)(d->time / 1000000000ULL),
+			(unsigned long long)(d->time % 1000000000ULL / 1000));
+	}
 	if (p->event && d->raw) {
 		struct trace_seq s;
 
@@ -345,6 +388,12 @@ void print_record_json(struct pp_printer *p, FILE *out,
 			(unsigned long long)d->time,
 			(unsigned long long)(d->time / 1000000000ULL),
 			(unsigned long long)(d->time % 1000000000ULL / 1000));
+	if ((st & PERF_SAMPLE_TIME) && p->clock.realtime_ns) {
+		char wall[64];
+
+		format_wall_clock(p, d->time, true, wall, sizeof(wall));
+		fprintf(out, ",\"wallclock\":\"%s\"", wall);
+	}
 	if (st & PERF_SAMPLE_CPU)
 		fprintf(out, ",\"cpu\":%u", d->cpu);
 	if (st & PERF_SAMPLE_TID) {

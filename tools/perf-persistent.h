@@ -174,6 +174,20 @@ void printer_learn_comms(struct pp_printer *p, const struct pp_snapshot *snap);
 /* The event's name as perf script shows it: "mce:mce_record", "cpu-clock". */
 const char *printer_event_name(struct pp_printer *p);
 
+/*
+ * The records' clock and the wall clock at one moment (INFO's clock_ns and
+ * realtime_ns): a record stamped T was made at T - clock_ns + realtime_ns.
+ * realtime_ns is 0 when unknown (a module older than INFO version 1).
+ */
+struct pp_clock {
+	unsigned long long	clock_ns;
+	unsigned long long	realtime_ns;
+};
+
+void printer_set_clock(struct pp_printer *p, const struct pp_clock *clock,
+		       bool wall_clock);
+const struct pp_clock *printer_clock(struct pp_printer *p);
+
 /* ---- perfdata.c: export ---------------------------------------------- */
 
 /*

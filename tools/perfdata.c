@@ -8,19 +8,26 @@
  * unchanged, as PERF_RECORD_SAMPLEs of that attr, oldest first; for a
  * tracepoint the HEADER_TRACING_DATA feature carries the formats perf needs
  * to decode the RAW payloads (the layout of perf's trace-event-info.c,
- * version 0.6).  perf script and perf report then read it with perf's own
- * code.
+ * version 0.6), and HOSTNAME, OSRELEASE and CLOCK_DATA say where the
+ * records were made and the wall-clock time of each (perf script -F +tod).
+ * perf script and perf report then read it with perf's own code.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perf-persistent.h"
 
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
+/* perf's feature bits (tools/perf/util/header.h) this file may carry. */
 #define HEADER_TRACING_DATA	1
+#define HEADER_HOSTNAME		3
+#define HEADER_OSRELEASE	4
+#define HEADER_CLOCK_DATA	29
 #define HEADER_FEAT_BITS	256
 
 struct file_section {
@@ -143,6 +150,31 @@ static int tracing_data(struct blob *b, const char *event)
 	return 0;
 }
 
+/* A string as perf's feature sections hold it: u32 length, NUL-padded to 64. */
+static void put_feat_string(struct blob *b, const char *str)
+{
+	static const char zero[64];
+	size_t len = strlen(str) + 1, padded = (len + 63) & ~63UL;
+
+	put_u32(b, padded);
+	put(b, str, len);
+	put(b, zero, padded - len);
+}
+
+/*
+ * HEADER_CLOCK_DATA, version 1: the clock id, then a wall-clock time and the
+ * records' clock at the same moment, so that perf script -F +tod prints
+ * each record's time of day.  The records' clock is perf's default one, of
+ * no POSIX clock id: CLOCK_MONOTONIC is the nearest.
+ */
+static void put_clock_data(struct blob *b, const struct pp_clock *clock)
+{
+	put_u32(b, 1);
+	put_u32(b, CLOCK_MONOTONIC);
+	put_u64(b, clock->realtime_ns);
+	put_u64(b, clock->clock_ns);
+}
+
 static void comm_record(struct blob *b, int pid, const char *comm)
 {
 	struct perf_event_header hdr = { .type = PERF_RECORD_COMM };
@@ -161,23 +193,33 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 		   unsigned int id, const struct pp_snapshot *snap,
 		   struct pp_printer *p)
 {
-	struct blob comms = { 0 }, feat = { 0 };
+	struct blob comms = { 0 }, feat[HEADER_CLOCK_DATA + 1] = { 0 };
+	const struct pp_clock *clock = printer_clock(p);
 	struct file_header fh = { 0 };
 	struct file_attr fa = { 0 };
-	struct file_section sec;
 	uint64_t ids = id, records = 0;
-	bool tracepoint = attr->type == PERF_TYPE_TRACEPOINT;
+	struct utsname uts;
 	const char *comm;
 	int ret = -1, pid;
 	size_t i, off;
 	FILE *f;
 
-	if (tracepoint && tracing_data(&feat, printer_event_name(p)))
+	if (attr->type == PERF_TYPE_TRACEPOINT &&
+	    tracing_data(&feat[HEADER_TRACING_DATA], printer_event_name(p)))
 		goto out;
+	/* Where and when, as perf record writes them. */
+	if (!uname(&uts)) {
+		put_feat_string(&feat[HEADER_HOSTNAME], uts.nodename);
+		put_feat_string(&feat[HEADER_OSRELEASE], uts.release);
+	}
+	if (clock->realtime_ns)
+		put_clock_data(&feat[HEADER_CLOCK_DATA], clock);
 	/* A COMM record for every pid whose comm the printer learnt. */
 	for (i = 0; (pid = printer_comm_at(p, i, &comm)) >= 0; i++)
 		comm_record(&comms, pid, comm);
-	if (comms.failed || feat.failed) {
+	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
+		comms.failed |= feat[i].failed;
+	if (comms.failed) {
 		pp_error("out of memory");
 		goto out;
 	}
@@ -189,7 +231,10 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 	fa.attr.sample_id_all = 0;
 	fa.attr.disabled = 0;
 
-	/* Layout: header, ids, attrs, data, feature sections, features. */
+	/*
+	 * Layout: header, ids, attrs, data, then one section per feature in
+	 * the order of their bits, then the features.
+	 */
 	off = sizeof(fh);
 	fa.ids.offset = off;
 	fa.ids.size = sizeof(ids);
@@ -203,11 +248,11 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 	fh.data.offset = off;
 	fh.data.size = comms.len + records;
 	off += fh.data.size;
-	if (tracepoint) {
-		fh.adds_features[0] |= 1ULL << HEADER_TRACING_DATA;
-		sec.offset = off + sizeof(sec);
-		sec.size = feat.len;
-	}
+	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
+		if (feat[i].len) {
+			fh.adds_features[i / 64] |= 1ULL << (i % 64);
+			off += sizeof(struct file_section);
+		}
 
 	f = fopen(path, "w");
 	if (!f) {
@@ -224,10 +269,17 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 
 		fwrite(hdr, 1, hdr->size, f);
 	}
-	if (tracepoint) {
+	for (i = 0; i <= HEADER_CLOCK_DATA; i++) {
+		struct file_section sec = { .offset = off, .size = feat[i].len };
+
+		if (!feat[i].len)
+			continue;
 		fwrite(&sec, sizeof(sec), 1, f);
-		fwrite(feat.p, feat.len, 1, f);
+		off += feat[i].len;
 	}
+	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
+		if (feat[i].len)
+			fwrite(feat[i].p, feat[i].len, 1, f);
 	if (ferror(f) | fclose(f)) {
 		pp_error("cannot write '%s': %s", path, strerror(errno));
 		unlink(path);
@@ -236,6 +288,7 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 	ret = 0;
 out:
 	free(comms.p);
-	free(feat.p);
+	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
+		free(feat[i].p);
 	return ret;
 }

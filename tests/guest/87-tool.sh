@@ -72,6 +72,20 @@ check_eq "script --json: status and bank of each MCE" \
 check_eq "script --json: event, cpu, time" "\"mce:mce_record\" 0 $t0" \
 	"$(pp-json event cpu time </tmp/json | sed -n 1p)"
 
+# Wall-clock time: the records were made minutes ago at most (the lab
+# boots with the host's time), so each time of day is within an hour of
+# now; text in local time, JSON in UTC.
+within_hour() { # EPOCH
+	[ "$1" -gt 0 ] && [ $(($(date +%s) - $1)) -ge 0 ] && [ $(($(date +%s) - $1)) -lt 3600 ]
+}
+perf persistent script --wall-clock mce_record >/tmp/wall
+w=$(sed -n '1s/^.*\] \([0-9-]* [0-9:]*\)\.[0-9]*: mce:mce_record.*/\1/p' /tmp/wall)
+check "script --wall-clock: the first MCE's time of day ($w) is the wall clock's" \
+	within_hour "$(date -d "$w" +%s 2>/dev/null || echo 0)"
+w=$(pp-json wallclock </tmp/json | sed -n '1s/^"\([0-9-]*\)T\([0-9:]*\)\.[0-9]*Z"$/\1 \2/p')
+check "script --json: wallclock in UTC ($w)" \
+	within_hour "$(date -u -d "$w" +%s 2>/dev/null || echo 0)"
+
 # ---- record -o, then perf's own decoder --------------------------------
 perf persistent record mce_record -o /tmp/f.data 2>/tmp/rec
 check_grep "record: says what it wrote" "Wrote 2 records of mce_record to /tmp/f.data" /tmp/rec
@@ -82,6 +96,13 @@ check_match "perf script -i: the first MCE (bank 2, status, original time)" \
 	"\[000\] +$want: +mce:mce_record: CPU: 0, .*MC2: be00000000800400" "$(sed -n 1p /tmp/pscript)"
 check_match "perf script -i: the second MCE (bank 3, status)" \
 	"\[001\] .*mce:mce_record: CPU: 0, .*MC3: 9c00000000010151" "$(sed -n 2p /tmp/pscript)"
+perf report -i /tmp/f.data --header-only >/tmp/header 2>&1
+check_grep "perf.data: the hostname, as perf record writes it" "^# hostname : $(uname -n)$" /tmp/header
+check_grep "perf.data: the OS release" "^# os release : $(uname -r)$" /tmp/header
+perf script -i /tmp/f.data -F tod,event >/tmp/tod 2>&1
+w=$(sed -n '1s/^\([0-9-]* [0-9:]*\)\.[0-9]* *mce:mce_record.*/\1/p' /tmp/tod)
+check "perf script -F tod: the clock data gives the time of day ($w)" \
+	within_hour "$(date -d "$w" +%s 2>/dev/null || echo 0)"
 perf report -i /tmp/f.data --stdio --sort comm,pid 2>&1 >/tmp/report
 check_grep "perf report -i: two samples of mce:mce_record" \
 	"# Samples: 2 +of event 'mce:mce_record'" /tmp/report

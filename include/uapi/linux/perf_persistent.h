@@ -253,6 +253,12 @@ struct perf_persistent_cpu_stats {
  * @cpu_stats:	in: user pointer to @nr_cpus struct perf_persistent_cpu_stats,
  *		or 0
  * @name:	in (when @id is 0) and out: the event's name
+ * @clock_ns:	out (size >= VER1): the clock records are stamped with
+ *		(perf's, local_clock()) at the time of the call
+ * @realtime_ns: out (size >= VER1): CLOCK_REALTIME read right after
+ *		@clock_ns: a record stamped T was made at wall-clock time
+ *		T - @clock_ns + @realtime_ns (as exact as the clocks agree
+ *		across CPUs; a change of the wall clock since moves it)
  */
 struct perf_persistent_info {
 	__u32	size;
@@ -265,9 +271,12 @@ struct perf_persistent_info {
 	__u32	__reserved;
 	__u64	cpu_stats;
 	char	name[PERF_PERSISTENT_NAME_MAX];
+	__u64	clock_ns;
+	__u64	realtime_ns;
 };
 
 #define PERF_PERSISTENT_INFO_SIZE_VER0		80
+#define PERF_PERSISTENT_INFO_SIZE_VER1		96	/* + clock_ns, realtime_ns */
 
 /**
  * struct perf_persistent_list - argument of PERF_PERSISTENT_IOC_LIST
