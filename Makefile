@@ -27,7 +27,7 @@ KERNEL_SOURCES := $(wildcard module/*.c include/perf_persistent/*.h \
 
 .PHONY: all module kdir w1 sparse checkpatch static kunit tests tools bench \
 	tools-check guest-files guest-test demo check dkms-check install uninstall \
-	clean help
+	htmldocs clean help
 
 all: module
 
@@ -118,12 +118,17 @@ uninstall: kdir
 	depmod -a $(KVER)
 	$(MAKE) -C tools uninstall
 
+# Documentation/ as HTML, with Sphinx (python3-sphinx), warnings as errors.
+htmldocs:
+	@command -v sphinx-build >/dev/null || { echo "make: htmldocs needs sphinx-build (apt-get install python3-sphinx)" >&2; exit 1; }
+	sphinx-build -q -W -b html Documentation Documentation/output
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
 	$(MAKE) -C tests clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C bench clean
-	rm -f .w1.log .sparse.log
+	rm -rf .w1.log .sparse.log Documentation/output
 
 help:
 	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
@@ -134,3 +139,5 @@ help:
 	@echo "  make tools | tools-check                 the perf persistent tool, its unit tests"
 	@echo "  make install                             module (+ depmod), tool, man page"
 	@echo "  make uninstall                           what make install installed"
+	@echo "  make htmldocs                            Documentation/ as HTML (Sphinx)"
+	@echo "  make clean                               remove what the build made"
