@@ -59,10 +59,28 @@ check_eq "no event survives a reload" "" "$(ls "$PP_SYS/events")"
 # measure is what the batch saves against destroying the same events one
 # by one, which must wait a grace period each: at least 180 of 200.
 kp=/sys/kernel/tracing
-echo 'p:pp_sync_rcu synchronize_rcu' >>$kp/kprobe_events
-echo 1 >$kp/events/kprobes/pp_sync_rcu/enable
+# (The lab's debug kernel has no kprobe events: there the batches run,
+# under its checkers, uncounted.)
+counting=
+if [ -w $kp/kprobe_events ]; then
+	echo 'p:pp_sync_rcu synchronize_rcu' >>$kp/kprobe_events
+	echo 1 >$kp/events/kprobes/pp_sync_rcu/enable
+	counting=1
+fi
 sync_rcu_calls() {
-	awk '$1 == "pp_sync_rcu" { print $2 }' $kp/kprobe_profile
+	if [ -n "$counting" ]; then
+		awk '$1 == "pp_sync_rcu" { print $2 }' $kp/kprobe_profile
+	else
+		echo 0
+	fi
+}
+# check_saves DESCRIPTION CALLS: CALLS saves 180 of one_by_one's grace periods.
+check_saves() {
+	if [ -n "$counting" ]; then
+		check "$1" test $((one_by_one - $2)) -ge 180
+	else
+		ok "$1 # SKIP no kprobe events in this kernel"
+	fi
 }
 many= all=
 for i in $(seq 1 200); do
@@ -83,7 +101,7 @@ pp-ctl $many >/tmp/out
 check_eq "a file creates 200 events" 200 "$(grep -c ': OK id=' /tmp/out)"
 calls=$(($(sync_rcu_calls) - c0))
 echo "# close: $calls synchronize_rcu() calls for 200 events"
-check "its close saves a grace period per event" test $((one_by_one - calls)) -ge 180
+check_saves "its close saves a grace period per event" "$calls"
 check_eq "none is left" "" "$(ls "$PP_SYS/events")"
 # shellcheck disable=SC2086
 pp-ctl $(echo "$many" | sed 's/buffer=4096/& detached/g') >/tmp/out
@@ -92,9 +110,11 @@ c0=$(sync_rcu_calls)
 check "rmmod with 200 detached events" pp_unload
 calls=$(($(sync_rcu_calls) - c0))
 echo "# unload: $calls synchronize_rcu() calls for 200 events"
-check "so does the unload" test $((one_by_one - calls)) -ge 180
-echo 0 >$kp/events/kprobes/pp_sync_rcu/enable
-echo '-:pp_sync_rcu' >>$kp/kprobe_events
+check_saves "so does the unload" "$calls"
+if [ -n "$counting" ]; then
+	echo 0 >$kp/events/kprobes/pp_sync_rcu/enable
+	echo '-:pp_sync_rcu' >>$kp/kprobe_events
+fi
 check "reload works" pp_load events=
 check "kernel log clean" pp_log_clean
 

@@ -97,8 +97,9 @@ check_match "perf script -i: the first MCE (bank 2, status, original time)" \
 check_match "perf script -i: the second MCE (bank 3, status)" \
 	"\[001\] .*mce:mce_record: CPU: 0, .*MC3: 9c00000000010151" "$(sed -n 2p /tmp/pscript)"
 perf report -i /tmp/f.data --header-only >/tmp/header 2>&1
-check_grep "perf.data: the hostname, as perf record writes it" "^# hostname : $(uname -n)$" /tmp/header
-check_grep "perf.data: the OS release" "^# os release : $(uname -r)$" /tmp/header
+# (Fixed strings: a release such as 6.12.117+deb12-amd64 holds regex characters.)
+check "perf.data: the hostname, as perf record writes it" grep -qxF "# hostname : $(uname -n)" /tmp/header
+check "perf.data: the OS release" grep -qxF "# os release : $(uname -r)" /tmp/header
 perf script -i /tmp/f.data -F tod,event >/tmp/tod 2>&1
 w=$(sed -n '1s/^\([0-9-]* [0-9:]*\)\.[0-9]* *mce:mce_record.*/\1/p' /tmp/tod)
 check "perf script -F tod: the clock data gives the time of day ($w)" \
