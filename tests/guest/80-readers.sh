@@ -101,20 +101,21 @@ dd if=/dev/zero of=/dev/null bs=1 count=100000 2>/dev/null
 pp-ctl pause big >/dev/null
 held=$(($(pp_stat big written) - $(pp_stat big overwritten)))
 check "the big history holds more than perf's ring" test "$held" -gt 10000
-perf record -a -R -o /tmp/big.data -e persistent/big/ -- \
+perf record -a -o /tmp/big.data -e persistent/big/ -- \
 	pp-read-window big "$ncpus" "$(pp_stat big written)" >/dev/null 2>&1
 pp-perfdata /tmp/big.data "$type" >/tmp/big
-# Records are told apart by their original CPU and time, deliveries also
-# by the delivery time.  perf 6.12 under load was seen to write a chunk of
-# its ring into perf.data twice: the same samples, delivery times and all;
-# those are perf's, not deliveries.
-records=$(sed -n 's/^sample cpu=[0-9]* time=[0-9]* orig_time=\([0-9]*\) orig_cpu=\([0-9]*\) .*/\2 \1/p' \
-	/tmp/big | sort -u | wc -l)
-deliveries=$(sed -n 's/^sample cpu=[0-9]* time=\([0-9]*\) orig_time=\([0-9]*\) orig_cpu=\([0-9]*\) .*/\1 \3 \2/p' \
-	/tmp/big | sort -u | wc -l)
-check_eq "every record of the big history replayed, none lost" "$held lost=0" \
-	"$records $(grep ^lost= /tmp/big)"
-check_eq "each delivered once" "$records" "$deliveries"
+# (Without -R: small samples, as perf's default ring needs for the pace.)
+# perf 6.12 under load was seen to write a chunk of its ring into perf.data
+# twice: the same samples byte for byte, delivery times included.  Those
+# repeats are perf's; a record the module delivered twice would carry two
+# delivery times.  (Lines alike for other reasons only loosen the bound:
+# the guest's clock can repeat a value.)
+samples=$(grep -c '^sample ' /tmp/big)
+repeats=$((samples - $(grep '^sample ' /tmp/big | sort -u | wc -l)))
+echo "# big history: $held held, $samples samples, $repeats lines written twice by perf"
+check "every record of the big history replayed" test "$samples" -ge "$held"
+check "none delivered twice" test "$samples" -le $((held + repeats))
+check_eq "perf lost none" "lost=0" "$(grep ^lost= /tmp/big)"
 pp-ctl destroy big >/dev/null
 
 # Records overwritten before a reader received them are not lost in
