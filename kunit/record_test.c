@@ -422,6 +422,119 @@ static void pp_record_test_paused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.written, 1ULL);
 }
 
+/* Sample fields of the comm cases: those a COMM record's sample_id has. */
+#define COMM_TYPES	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |	\
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
+
+/* Store one sample of an event with comm; 0 or the encoder's error. */
+static int encode_comm(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	struct pp_record_fmt fmt;
+	int ret;
+
+	pp_record_fmt_init(&fmt, COMM_TYPES, 5);
+	pp_record_fmt_want_comm(&fmt);
+	/* 8 header + 8 pid/tid + 16 name + 4 sample_id fields */
+	KUNIT_EXPECT_EQ(test, fmt.comm_size, 64U);
+	preempt_disable();
+	ret = pp_record_sample(fx->buf, &fmt, &fx->data, &fx->regs);
+	preempt_enable();
+	return ret;
+}
+
+/*
+ * With comm, a task's first record comes after a COMM record naming it,
+ * in perf's layout with sample_id fields; its next records do not.
+ */
+static void pp_record_test_comm_first(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	unsigned long head;
+	struct pp_buffer_stats st;
+	struct pp_decoded s, c;
+	u64 comm[8];
+
+	KUNIT_ASSERT_EQ(test, encode_comm(test), 0);
+	head = fx->buf->page->data_head;
+	pp_buffer_read(fx->buf, head, fx->words, 40);
+	KUNIT_ASSERT_EQ(test, pp_decode(fx->words, 40, COMM_TYPES, &s), 0);
+	KUNIT_EXPECT_EQ(test, s.type, (u32)PERF_RECORD_SAMPLE);
+	pp_buffer_read(fx->buf, head + 40, comm, sizeof(comm));
+	KUNIT_ASSERT_EQ(test, pp_decode(comm, sizeof(comm), COMM_TYPES, &c), 0);
+	KUNIT_EXPECT_EQ(test, c.type, (u32)PERF_RECORD_COMM);
+	KUNIT_EXPECT_EQ(test, c.size, 64U);
+	KUNIT_EXPECT_EQ(test, c.pid, (u32)task_tgid_nr(current));
+	KUNIT_EXPECT_EQ(test, c.tid, (u32)task_pid_nr(current));
+	KUNIT_EXPECT_STREQ(test, c.comm, current->comm);
+	KUNIT_EXPECT_EQ(test, c.id, 5ULL);
+	KUNIT_EXPECT_EQ(test, c.cpu, s.cpu);
+	KUNIT_EXPECT_LE(test, c.time, s.time);
+	/* sample_id's TID repeats pid and tid */
+	KUNIT_EXPECT_EQ(test, comm[4], comm[1]);
+
+	KUNIT_ASSERT_EQ(test, encode_comm(test), 0);
+	KUNIT_ASSERT_EQ(test, encode_comm(test), 0);
+	pp_buffer_stats(fx->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 4ULL);
+	KUNIT_EXPECT_EQ(test, st.bytes, 64ULL + 3 * 40);
+}
+
+/* A renamed task gets a COMM record with its new name. */
+static void pp_record_test_comm_renamed(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	struct pp_buffer_stats st;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, encode_comm(test), 0);
+	/* As if the cache had seen another name: the task's is new. */
+	for (i = 0; i < ARRAY_SIZE(fx->buf->comm); i++)
+		if (fx->buf->comm[i].tid == task_pid_nr(current))
+			fx->buf->comm[i].comm[0] ^= 1;
+	KUNIT_ASSERT_EQ(test, encode_comm(test), 0);
+	pp_buffer_stats(fx->buf, &st);
+	KUNIT_EXPECT_EQ(test, st.written, 4ULL);
+}
+
+/*
+ * The cache's rule: the same task under the same name needs no COMM
+ * record while its last one lies in the newer half of the buffer.
+ */
+static void pp_record_test_comm_stale(struct kunit *test)
+{
+	struct pp_comm_slot slot = { .pid = 10, .tid = 11, .comm = "worker",
+				     .pos = 1000 };
+	char same[TASK_COMM_LEN] = "worker", other[TASK_COMM_LEN] = "worker2";
+
+	KUNIT_EXPECT_FALSE(test, pp_record_comm_stale(&slot, 10, 11, same, 1000, 4096));
+	KUNIT_EXPECT_TRUE(test, pp_record_comm_stale(&slot, 10, 12, same, 1000, 4096));
+	KUNIT_EXPECT_TRUE(test, pp_record_comm_stale(&slot, 9, 11, same, 1000, 4096));
+	KUNIT_EXPECT_TRUE(test, pp_record_comm_stale(&slot, 10, 11, other, 1000, 4096));
+	/* Positions go down: 2048 bytes newer is still the newer half. */
+	KUNIT_EXPECT_FALSE(test, pp_record_comm_stale(&slot, 10, 11, same, 1000 - 2048, 4096));
+	KUNIT_EXPECT_TRUE(test, pp_record_comm_stale(&slot, 10, 11, same, 1000 - 2056, 4096));
+	/* Across the wrap of the unsigned positions too. */
+	slot.pos = 8;
+	KUNIT_EXPECT_FALSE(test, pp_record_comm_stale(&slot, 10, 11, same, -8UL, 4096));
+	KUNIT_EXPECT_TRUE(test, pp_record_comm_stale(&slot, 10, 11, same, 8 - 4096, 4096));
+}
+
+/* A buffer lapping round keeps giving the task COMM records. */
+static void pp_record_test_comm_lapped(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	struct pp_buffer_stats st;
+	unsigned int i, n = 2 * PAGE_SIZE / 40;
+
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, encode_comm(test), 0);
+	pp_buffer_stats(fx->buf, &st);
+	/* One COMM record per half buffer of samples, give or take one. */
+	KUNIT_EXPECT_GE(test, st.written - n, 4ULL);
+	KUNIT_EXPECT_LE(test, st.written - n, 6ULL);
+}
+
 static struct kunit_case pp_record_test_cases[] = {
 	KUNIT_CASE(pp_record_test_all_fields),
 	KUNIT_CASE(pp_record_test_raw_padding),
@@ -437,6 +550,10 @@ static struct kunit_case pp_record_test_cases[] = {
 	KUNIT_CASE(pp_record_test_sample_types),
 	KUNIT_CASE(pp_record_test_fixed_size),
 	KUNIT_CASE(pp_record_test_wrapped),
+	KUNIT_CASE(pp_record_test_comm_first),
+	KUNIT_CASE(pp_record_test_comm_renamed),
+	KUNIT_CASE(pp_record_test_comm_stale),
+	KUNIT_CASE(pp_record_test_comm_lapped),
 	KUNIT_CASE(pp_record_test_paused),
 	{}
 };

@@ -264,6 +264,8 @@ static __always_inline unsigned long oldest_start(const struct pp_buffer *buf,
 static void pp_buffer_reset(struct pp_buffer *buf, unsigned long head)
 {
 	bitmap_zero(buf->starts, buf->size / PP_RECORD_ALIGN);
+	/* The COMM records the cache points at are gone too. */
+	memset(buf->comm, 0, sizeof(buf->comm));
 	buf->overwritten = buf->written;
 	WRITE_ONCE(buf->tail, head);
 }

@@ -90,6 +90,7 @@ static void pp_event_overflow(struct perf_event *counter,
 static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 			unsigned int cpu, unsigned int gen)
 {
+	struct perf_event_attr attr;
 	struct perf_event *counter;
 
 	if (!pc->buf) {
@@ -111,7 +112,14 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 		smp_store_release(&pc->buf, buf);
 	}
 
-	counter = perf_event_create_kernel_counter(&ev->attr, cpu, NULL,
+	/*
+	 * The COMM records are ours (pp_record_sample()): the counter need
+	 * not count towards perf's comm side-band, which it cannot receive.
+	 */
+	attr = ev->attr;
+	attr.comm = 0;
+	attr.comm_exec = 0;
+	counter = perf_event_create_kernel_counter(&attr, cpu, NULL,
 						   pp_event_overflow, pc);
 	if (IS_ERR(counter))
 		return PTR_ERR(counter);
@@ -307,6 +315,13 @@ static int pp_attr_check(const struct perf_event_attr *attr)
 		return -EOPNOTSUPP;
 	if (!pp_record_sample_type_ok(attr->sample_type))
 		return -EOPNOTSUPP;
+	/*
+	 * comm: COMM records of the tasks the records are for; they carry
+	 * the sample_id fields, which tell readers whose and when.
+	 */
+	if (attr->comm && (!(attr->sample_type & PERF_SAMPLE_TID) ||
+			   !attr->sample_id_all))
+		return -EINVAL;
 	/* A persistent event reading a persistent event's readers: no. */
 	if (attr->type == pp_pmu_type())
 		return -EINVAL;
@@ -378,6 +393,8 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	if (ret)
 		goto err_free;
 	pp_record_fmt_init(&ev->fmt, ev->attr.sample_type, ev->entry.id);
+	if (ev->attr.comm)
+		pp_record_fmt_want_comm(&ev->fmt);
 
 	ret = pp_event_start(ev);
 	mutex_lock(&pp_registry.lock);

@@ -19,9 +19,16 @@
  * here: the IP
  * from @regs, pid/tid from current, the time from local_clock() (perf's
  * clock), the CPU from smp_processor_id().
+ *
+ * An event whose attr asks for comm also gets PERF_RECORD_COMM records:
+ * before a record of a task its buffer has no recent COMM record of, one
+ * with the task's name at that moment, so that readers name the task as it
+ * was, not as whatever has its pid when they read (see
+ * pp_record_comm_stale()).
  */
 
 #include <linux/bitops.h>
+#include <linux/hash.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -41,6 +48,16 @@
 
 /* Header plus the eight fixed-size fields. */
 #define PP_RECORD_FIXED_MAX	(sizeof(struct perf_event_header) + 8 * sizeof(u64))
+
+/* The sample_id fields a COMM record ends with, as sample_id_all has them. */
+#define PP_RECORD_ID_TYPES						\
+	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |		\
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+/* Header, pid and tid, the name, and five sample_id fields. */
+#define PP_RECORD_COMM_MAX						\
+	(sizeof(struct perf_event_header) + sizeof(u64) + TASK_COMM_LEN + \
+	 5 * sizeof(u64))
 
 bool pp_record_sample_type_ok(u64 sample_type)
 {
@@ -110,6 +127,111 @@ void pp_record_fmt_init(struct pp_record_fmt *fmt, u64 sample_type, u64 id)
 	fmt->fixed_size = sizeof(struct perf_event_header) +
 			  hweight64(sample_type & PP_RECORD_FIXED_TYPES) *
 			  sizeof(u64);
+	fmt->comm_size = 0;
+}
+
+/**
+ * pp_record_fmt_want_comm - give the event's records COMM records
+ * @fmt: set up by pp_record_fmt_init(); its sample_type has TID
+ *
+ * The event's attr has comm and sample_id_all (pp_event_create() checks).
+ */
+void pp_record_fmt_want_comm(struct pp_record_fmt *fmt)
+{
+	fmt->comm_size = sizeof(struct perf_event_header) + sizeof(u64) +
+			 TASK_COMM_LEN +
+			 hweight64(fmt->sample_type & PP_RECORD_ID_TYPES) *
+			 sizeof(u64);
+}
+
+/**
+ * pp_record_comm_stale - does a task's record need a COMM record first?
+ * @slot: the cache slot of @tid in the buffer
+ * @pid: the task's process id
+ * @tid: its thread id
+ * @comm: its name, NUL-padded to TASK_COMM_LEN
+ * @head: the buffer's head (the newest record)
+ * @size: the buffer's size
+ *
+ * Yes unless the slot holds the same task under the same name and its
+ * record lies in the newer half of the buffer.  So every record in the
+ * newer half has its task's COMM record still held, older than itself;
+ * the records of the older half may have lost theirs (readers fall back
+ * to naming the pid as it is now).
+ */
+bool pp_record_comm_stale(const struct pp_comm_slot *slot, u32 pid, u32 tid,
+			  const char *comm, unsigned long head,
+			  unsigned long size)
+{
+	return slot->tid != tid || slot->pid != pid ||
+	       memcmp(slot->comm, comm, TASK_COMM_LEN) ||
+	       slot->pos - head > size / 2;
+}
+
+/*
+ * Store a COMM record of the current task before its record, if the cache
+ * says it needs one.  A writer nested in this one runs for the same task
+ * (an interrupt or NMI does not change current), so the slot's races cost
+ * at most one COMM record too many.  Any context; no lock.
+ */
+static noinline void record_comm(struct pp_buffer *buf,
+				 const struct pp_record_fmt *fmt)
+{
+	struct task_struct *task = current;
+	u32 pid = task_tgid_nr(task), tid = task_pid_nr(task);
+	u64 rec[PP_RECORD_COMM_MAX / sizeof(u64)];
+	struct perf_event_header *hdr = (void *)rec;
+	u64 type = fmt->sample_type, *p;
+	struct pp_comm_slot *slot;
+	char comm[TASK_COMM_LEN];
+	unsigned long pos;
+	bool end = false;
+	unsigned int i;
+
+	/* Read racily as perf does: a rename may be under way; pad it. */
+	for (i = 0; i < TASK_COMM_LEN; i++) {
+		comm[i] = end ? 0 : READ_ONCE(task->comm[i]);
+		end |= !comm[i];
+	}
+	comm[TASK_COMM_LEN - 1] = 0;
+	slot = &buf->comm[hash_32(tid, PP_COMM_SLOTS_BITS)];
+	if (!pp_record_comm_stale(slot, pid, tid, comm,
+				  local_read(&buf->head), buf->size))
+		return;
+	if (pp_buffer_reserve(buf, fmt->comm_size, &pos))
+		return;
+
+	hdr->type = PERF_RECORD_COMM;
+	hdr->misc = 0;
+	hdr->size = fmt->comm_size;
+	((u32 *)&rec[1])[0] = pid;
+	((u32 *)&rec[1])[1] = tid;
+	memcpy(&rec[2], comm, TASK_COMM_LEN);
+	/* sample_id, in perf's order (__perf_event__output_id_sample()). */
+	p = &rec[2 + TASK_COMM_LEN / sizeof(u64)];
+	if (type & PERF_SAMPLE_TID) {
+		((u32 *)p)[0] = pid;
+		((u32 *)p)[1] = tid;
+		p++;
+	}
+	if (type & PERF_SAMPLE_TIME)
+		*p++ = local_clock();
+	if (type & PERF_SAMPLE_ID)
+		*p++ = fmt->id;
+	if (type & PERF_SAMPLE_CPU) {
+		((u32 *)p)[0] = smp_processor_id();
+		((u32 *)p)[1] = 0;
+		p++;
+	}
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		*p++ = fmt->id;
+	pp_buffer_write(buf, pos, rec, fmt->comm_size);
+	pp_buffer_commit(buf);
+
+	slot->pid = pid;
+	slot->tid = tid;
+	memcpy(slot->comm, comm, TASK_COMM_LEN);
+	slot->pos = pos;
 }
 
 /*
@@ -192,7 +314,7 @@ static noinline void write_wrapped(struct pp_buffer *buf, unsigned long pos,
  * @regs: the registers the handler got
  *
  * The common case writes the record in place, in one pass; a paused buffer
- * costs one test and a counter.
+ * costs one test and a counter.  With comm, a COMM record may go first.
  *
  * Return: 0, or the negative errno of pp_buffer_reserve() (the record was
  * dropped and counted), or -E2BIG for a RAW payload larger than a record
@@ -210,6 +332,8 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 
 	if (pp_buffer_drop_paused(buf))
 		return -EAGAIN;
+	if (fmt->comm_size)
+		record_comm(buf, fmt);
 
 	size = fmt->fixed_size;
 	if (fmt->sample_type & PERF_SAMPLE_RAW) {

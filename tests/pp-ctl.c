@@ -12,7 +12,8 @@
  *                clock events) freq=N sample=0xBITS
  *                flags=0xN size=N (struct size) tail (non-zero byte past the
  *                struct) attr-size=N reserved tail-attr (its last byte non-zero)
- *                attr-reserved use-clockid
+ *                attr-reserved use-clockid comm (with sample_id_all)
+ *                comm-no-id (without)
  *                bad-attr bad-struct cmd-size=N (the command's size bits, as
  *                a program built with a struct of N bytes computes it)
  *   destroy|detach|attach|pause|resume X     X: an id or a name
@@ -211,6 +212,10 @@ static int cmd_create(char **argv, int argc)
 			bad_struct = 1;
 		else if (!strcmp(o, "attr-reserved"))
 			attr->__reserved_2 = 1;
+		else if (!strcmp(o, "comm"))
+			attr->comm = 1, attr->sample_id_all = 1;
+		else if (!strcmp(o, "comm-no-id"))
+			attr->comm = 1;
 		else if (!strcmp(o, "use-clockid"))
 			attr->use_clockid = 1, attr->clockid = 1;	/* MONOTONIC */
 		else if (!strncmp(o, "cmd-size=", 9))

@@ -246,6 +246,7 @@ static int cmd_create(int argc, char **argv)
 		{ "count",	 required_argument, NULL, 'c' },
 		{ "freq",	 required_argument, NULL, 'F' },
 		{ "detached",	 no_argument,	    NULL, 'd' },
+		{ "no-comm",	 no_argument,	    NULL, 'C' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct perf_persistent_create cr = { .size = sizeof(cr) };
@@ -254,6 +255,7 @@ static int cmd_create(int argc, char **argv)
 	struct perf_event_attr attr;
 	char defname[PERF_PERSISTENT_NAME_MAX], *end;
 	bool detached = false, have_period = false, have_freq = false;
+	bool comm = true;
 	int c, fd;
 
 	while ((c = next_opt(argc, argv, "n:m:s:c:F:d", opts)) != -1) {
@@ -286,6 +288,9 @@ static int cmd_create(int argc, char **argv)
 			break;
 		case 'd':
 			detached = true;
+			break;
+		case 'C':
+			comm = false;
 			break;
 		default:
 			return PP_EXIT_USAGE;
@@ -321,6 +326,11 @@ static int cmd_create(int argc, char **argv)
 		default_sampling(&attr);
 	}
 	attr.sample_type = attr.sample_period ? fields : 0;
+	/* The tasks' names as they were when recorded: COMM records. */
+	if (comm && (attr.sample_type & PERF_SAMPLE_TID)) {
+		attr.comm = 1;
+		attr.sample_id_all = 1;
+	}
 	if (attr.type == PERF_TYPE_BREAKPOINT)
 		attr.exclude_hv = 1;
 
@@ -448,6 +458,7 @@ static int cmd_info(int argc, char **argv)
 	else
 		printf("sample period: none (counting)\n");
 	printf("sample fields: %s\n", fields[0] ? fields : "none");
+	printf("comm records:  %s\n", desc.attr.comm ? "yes" : "no");
 	printf("buffer:        %s per CPU, %u CPUs\n", size, desc.nr_cpus);
 	printf("records:       %llu written, %llu held, %llu overwritten, %llu dropped, %llu bytes\n",
 	       t.written, t.written - t.overwritten, t.overwritten, t.dropped,
@@ -707,6 +718,7 @@ static int cmd_record(int argc, char **argv)
 	struct pp_event_desc desc;
 	struct pp_snapshot snap;
 	struct pp_printer *p = NULL;
+	size_t i, samples = 0;
 	int c, ret;
 
 	while ((c = next_opt(argc, argv, "o:", opts)) != -1) {
@@ -718,9 +730,11 @@ static int cmd_record(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = perfdata_write(path, &desc.attr, desc.info.id, &snap, p) ? 1 : 0;
+	for (i = 0; i < snap.nr; i++)
+		samples += snap.recs[i].d.type == PERF_RECORD_SAMPLE;
 	if (!ret)
 		fprintf(stderr, "[ perf persistent record: Wrote %zu records of %s to %s ]\n",
-			snap.nr, desc.info.name, path);
+			samples, desc.info.name, path);
 	snapshot_free(&snap);
 	printer_free(p);
 	ctl_desc_free(&desc);
@@ -748,7 +762,9 @@ static const struct verb verbs[] = {
 	  "    -F, --freq HZ           record HZ samples a second\n"
 	  "    -d, --detached          outlive this command (not perf record's -d);\n"
 	  "                            without it the command holds the event: Ctrl-C\n"
-	  "                            destroys it, a hangup (ssh gone) detaches it" },
+	  "                            destroys it, a hangup (ssh gone) detaches it\n"
+	  "    --no-comm               no COMM records: tasks are named as they are\n"
+	  "                            when read, not as they were when recorded" },
 	{ "list", cmd_list, "",
 	  "one line per persistent event: id, name, source, state, per-CPU\n"
 	  "    buffer size, records written, overwritten and dropped" },

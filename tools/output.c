@@ -242,20 +242,33 @@ void printer_learn_comms(struct pp_printer *p, const struct pp_snapshot *snap)
 		int pid = snap->recs[i].d.tid;
 		char comm[64];
 
+		/* Named by a COMM record: nothing to look up. */
+		if (snap->recs[i].d.type == PERF_RECORD_COMM ||
+		    snap->recs[i].d.comm)
+			continue;
 		if (!find_comm(p, pid) && lookup_comm(pid, comm, sizeof(comm)))
 			printer_add_comm(p, pid, comm);
 	}
 }
 
-/* The comm column: known comm, else ":pid" as perf script shows it. */
-static const char *comm_of(struct pp_printer *p, int pid, char *buf,
-			   size_t len)
+/*
+ * The task's name: from the COMM record before the sample, else as it is
+ * now (/proc), else NULL.
+ */
+static const char *task_name(struct pp_printer *p, const struct pp_decoded *d)
 {
-	const char *comm = printer_comm(p, pid);
+	return d->comm ? d->comm : printer_comm(p, d->tid);
+}
+
+/* The comm column: the task's name, else ":pid" as perf script shows it. */
+static const char *comm_of(struct pp_printer *p, const struct pp_decoded *d,
+			   char *buf, size_t len)
+{
+	const char *comm = task_name(p, d);
 
 	if (comm)
 		return comm;
-	snprintf(buf, len, ":%d", pid);
+	snprintf(buf, len, ":%u", d->tid);
 	return buf;
 }
 
@@ -279,8 +292,11 @@ void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d)
 {
 	char pidbuf[32], wall[64];
 
+	/* COMM records name the samples' tasks; perf script hides them too. */
+	if (d->type == PERF_RECORD_COMM)
+		return;
 	fprintf(out, "%16s %6u [%03u] ",
-		comm_of(p, d->tid, pidbuf, sizeof(pidbuf)), d->tid, d->cpu);
+		comm_of(p, d, pidbuf, sizeof(pidbuf)), d->tid, d->cpu);
 	if (p->wall_clock) {
 		format_wall_clock(p, d->time, false, wall, sizeof(wall));
 		fprintf(out, "%s: ", wall);
@@ -379,8 +395,10 @@ void print_record_json(struct pp_printer *p, FILE *out,
 		       const struct pp_decoded *d)
 {
 	unsigned long long st = p->attr.sample_type;
-	const char *comm = printer_comm(p, d->tid);
+	const char *comm = task_name(p, d);
 
+	if (d->type == PERF_RECORD_COMM)
+		return;
 	fprintf(out, "{\"event\":");
 	json_string(out, p->name, sizeof(p->name));
 	if (st & PERF_SAMPLE_TIME)

@@ -146,6 +146,11 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len);
 /* Order @snap by time, oldest first (ties: as held). */
 void snapshot_sort(struct pp_snapshot *snap);
+/*
+ * Name each sample's task as the newest COMM record before it does (its
+ * d.comm; NULL where none does).  Ordered @snap; 0, or -1 out of memory.
+ */
+int snapshot_name_tasks(struct pp_snapshot *snap);
 void snapshot_free(struct pp_snapshot *snap);
 
 /* ---- output.c: decoding ---------------------------------------------- */

@@ -4,8 +4,10 @@
  *
  * The file is what "perf record" writes for one event: the header, the
  * source event's attr with the persistent event's id, a data section of
- * COMM records (the pids whose comm is known) and then the stored records,
- * unchanged, as PERF_RECORD_SAMPLEs of that attr, oldest first; for a
+ * COMM records (the pids whose comm is known from /proc) and then the
+ * stored records, unchanged, oldest first: PERF_RECORD_SAMPLEs of that
+ * attr and, for an event with comm, the COMM records naming their tasks as
+ * they were (sample_id_all: perf orders them by time); for a
  * tracepoint the HEADER_TRACING_DATA feature carries the formats perf needs
  * to decode the RAW payloads (the layout of perf's trace-event-info.c,
  * version 0.6), and HOSTNAME, OSRELEASE and CLOCK_DATA say where the
@@ -175,18 +177,43 @@ static void put_clock_data(struct blob *b, const struct pp_clock *clock)
 	put_u64(b, clock->clock_ns);
 }
 
-static void comm_record(struct blob *b, int pid, const char *comm)
+/*
+ * A COMM record of @pid as it is now; with @id_size, zero sample_id
+ * fields (time 0: before every record, which the event's own COMM
+ * records then override).
+ */
+static void comm_record(struct blob *b, int pid, const char *comm,
+			size_t id_size)
 {
 	struct perf_event_header hdr = { .type = PERF_RECORD_COMM };
-	size_t len = strlen(comm) + 1, padded = (len + 7) & ~7UL;
+	size_t len = strlen(comm) + 1, padded = (len + 7) & ~7UL, i;
 	static const char zero[8];
 
-	hdr.size = sizeof(hdr) + 8 + padded;
+	hdr.size = sizeof(hdr) + 8 + padded + id_size;
 	put(b, &hdr, sizeof(hdr));
 	put_u32(b, pid);
 	put_u32(b, pid);
 	put(b, comm, len);
 	put(b, zero, padded - len);
+	for (i = 0; i < id_size; i += 8)
+		put(b, zero, 8);
+}
+
+/* Bytes of the sample_id fields of non-sample records of @attr. */
+static size_t sample_id_size(const struct perf_event_attr *attr)
+{
+	static const unsigned long long id_fields[] = {
+		PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ID,
+		PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_IDENTIFIER,
+	};
+	size_t i, size = 0;
+
+	if (!attr->sample_id_all)
+		return 0;
+	for (i = 0; i < sizeof(id_fields) / sizeof(id_fields[0]); i++)
+		if (attr->sample_type & id_fields[i])
+			size += 8;
+	return size;
 }
 
 int perfdata_write(const char *path, const struct perf_event_attr *attr,
@@ -214,9 +241,13 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 	}
 	if (clock->realtime_ns)
 		put_clock_data(&feat[HEADER_CLOCK_DATA], clock);
-	/* A COMM record for every pid whose comm the printer learnt. */
+	/*
+	 * A COMM record for every pid whose comm the printer learnt from
+	 * /proc; the event's own COMM records, if it has them, are among the
+	 * records, in their place.
+	 */
 	for (i = 0; (pid = printer_comm_at(p, i, &comm)) >= 0; i++)
-		comm_record(&comms, pid, comm);
+		comm_record(&comms, pid, comm, sample_id_size(attr));
 	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
 		comms.failed |= feat[i].failed;
 	if (comms.failed) {
@@ -228,7 +259,6 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 
 	fa.attr = *attr;
 	fa.attr.size = sizeof(fa.attr);
-	fa.attr.sample_id_all = 0;
 	fa.attr.disabled = 0;
 
 	/*
@@ -263,7 +293,7 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 	fwrite(&ids, sizeof(ids), 1, f);
 	fwrite(&fa, sizeof(fa), 1, f);
 	fwrite(comms.p, 1, comms.len, f);
-	/* The stored records are PERF_RECORD_SAMPLEs already: as they are. */
+	/* The stored records are perf's records already: as they are. */
 	for (i = 0; i < snap->nr; i++) {
 		const struct perf_event_header *hdr = snap->recs[i].data;
 

@@ -89,6 +89,58 @@ void snapshot_sort(struct pp_snapshot *snap)
 		qsort(snap->recs, snap->nr, sizeof(*snap->recs), by_time);
 }
 
+/* A tid's newest COMM record so far: open addressing, never full. */
+struct comm_map {
+	struct {
+		unsigned int	tid;
+		const char	*comm;
+	} *slot;
+	size_t mask;
+};
+
+/*
+ * The slot of @d's task.  Every CPU's idle task has tid 0: those are told
+ * apart by their CPU.
+ */
+static const char **comm_map_at(struct comm_map *m, const struct pp_decoded *d)
+{
+	unsigned int tid = d->tid ? d->tid : 0x80000000U | d->cpu;
+	size_t i = (tid * 2654435761U) & m->mask;
+
+	while (m->slot[i].comm && m->slot[i].tid != tid)
+		i = (i + 1) & m->mask;
+	m->slot[i].tid = tid;
+	return &m->slot[i].comm;
+}
+
+int snapshot_name_tasks(struct pp_snapshot *snap)
+{
+	struct comm_map m;
+	size_t i, n = 0, cap = 16;
+
+	for (i = 0; i < snap->nr; i++)
+		n += snap->recs[i].d.type == PERF_RECORD_COMM;
+	if (!n)
+		return 0;
+	while (cap < 2 * n)
+		cap *= 2;
+	m.slot = calloc(cap, sizeof(*m.slot));
+	if (!m.slot)
+		return -1;
+	m.mask = cap - 1;
+	for (i = 0; i < snap->nr; i++) {
+		struct pp_decoded *d = &snap->recs[i].d;
+		const char **comm = comm_map_at(&m, d);
+
+		if (d->type == PERF_RECORD_COMM)
+			*comm = d->comm;
+		else
+			d->comm = *comm;
+	}
+	free(m.slot);
+	return 0;
+}
+
 /* Copy [head, tail) of one mapped buffer into a malloc()ed image. */
 static void *copy_image(const unsigned char *map, size_t *len)
 {
@@ -157,6 +209,10 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 			goto gone;
 	}
 	snapshot_sort(snap);
+	if (snapshot_name_tasks(snap)) {
+		pp_error("out of memory");
+		goto out;
+	}
 	return 0;
 gone:
 	if (errno == ENOENT)

@@ -26,6 +26,7 @@
 #define _PERF_PERSISTENT_BUFFER_H
 
 #include <linux/perf_event.h>
+#include <linux/sched.h>
 #include <linux/seqlock.h>
 #include <linux/types.h>
 #include <asm/local.h>
@@ -56,6 +57,27 @@ struct pp_buffer_stats {
 	u64	bytes;
 };
 
+/* Slots of the COMM records' cache of each buffer: a power of two. */
+#define PP_COMM_SLOTS_BITS	4
+
+/**
+ * struct pp_comm_slot - the COMM record a buffer last got for a task
+ * @pid: its process id
+ * @tid: its thread id
+ * @comm: its name then, NUL-padded
+ * @pos: the record's position
+ *
+ * See pp_record_sample(): a task's records get a COMM record before them
+ * when its slot says something else, or that record is more than half the
+ * buffer older (soon overwritten).
+ */
+struct pp_comm_slot {
+	u32		pid;
+	u32		tid;
+	char		comm[TASK_COMM_LEN];
+	unsigned long	pos;
+};
+
 struct pp_buffer {
 	/* Writer side, this CPU only. */
 	local_t			nest;
@@ -68,6 +90,7 @@ struct pp_buffer {
 	local64_t		dropped;
 	seqcount_t		seq;
 	int			paused;
+	struct pp_comm_slot	comm[1 << PP_COMM_SLOTS_BITS];
 
 	/* Set at allocation. */
 	unsigned long		size;

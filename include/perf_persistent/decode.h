@@ -12,6 +12,7 @@
 
 /**
  * struct pp_decoded - the fields of one stored record
+ * @type: PERF_RECORD_SAMPLE, or PERF_RECORD_COMM (events with comm)
  * @size: the record's size in bytes (header included)
  * @misc: the header's misc bits
  * @id: IDENTIFIER or ID
@@ -24,10 +25,14 @@
  * @period: PERIOD
  * @raw: RAW payload, or NULL
  * @raw_size: RAW's size field (payload plus padding)
+ * @comm: a COMM record's name (NUL-terminated, in the record); for a
+ *	sample, NULL here: a reader that follows the COMM records may set it
  *
- * Fields the record does not have are zero.
+ * Fields the record does not have are zero.  A COMM record has its pid and
+ * tid and, from its sample_id fields, time, CPU and id.
  */
 struct pp_decoded {
+	__u32		type;
 	__u32		size;
 	__u16		misc;
 	__u64		id;
@@ -40,7 +45,58 @@ struct pp_decoded {
 	__u64		period;
 	const void	*raw;
 	__u32		raw_size;
+	const char	*comm;
 };
+
+/* The sample_id fields that end a COMM record, one u64 each. */
+#define PP_DECODE_ID							\
+	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |		\
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+/* Bits set in @v. */
+static inline __u32 pp_decode_weight(__u64 v)
+{
+	__u32 n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/*
+ * A COMM record: pid, tid, a NUL-terminated name padded to 8 bytes, then
+ * the sample_id fields of @sample_type (the event has sample_id_all).
+ */
+static inline int pp_decode_comm(const struct perf_event_header *hdr,
+				 __u64 sample_type, struct pp_decoded *d)
+{
+	const __u64 *p = (const __u64 *)(hdr + 1);
+	const __u64 *end = (const __u64 *)((const char *)hdr + hdr->size);
+	const __u64 *id = end - pp_decode_weight(sample_type & PP_DECODE_ID);
+	const char *name = (const char *)(p + 1), *c;
+
+	if (id < p + 2)
+		return -1;
+	/* The name ends within its space. */
+	for (c = name; c < (const char *)id && *c; c++)
+		;
+	if (c == (const char *)id)
+		return -1;
+	d->pid = ((const __u32 *)p)[0];
+	d->tid = ((const __u32 *)p)[1];
+	d->comm = name;
+	if (sample_type & PERF_SAMPLE_TID)
+		id++;
+	if (sample_type & PERF_SAMPLE_TIME)
+		d->time = *id++;
+	if (sample_type & PERF_SAMPLE_ID)
+		d->id = *id++;
+	if (sample_type & PERF_SAMPLE_CPU)
+		d->cpu = *(const __u32 *)id++;
+	if (sample_type & PERF_SAMPLE_IDENTIFIER)
+		d->id = *id++;
+	return 0;
+}
 
 #define PP_DECODE_FIXED							\
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
@@ -49,9 +105,9 @@ struct pp_decoded {
 
 /*
  * Decode the record at @rec, at most @len bytes, whose fields are
- * @sample_type.  Returns 0, or -1 if the record is malformed: not a
- * PERF_RECORD_SAMPLE, a size that is not a multiple of 8, larger than @len,
- * or different from what its fields need.
+ * @sample_type.  Returns 0, or -1 if the record is malformed: neither a
+ * PERF_RECORD_SAMPLE nor a PERF_RECORD_COMM, a size that is not a multiple
+ * of 8, larger than @len, or different from what its fields need.
  */
 static inline int pp_decode(const void *rec, __u32 len, __u64 sample_type,
 			    struct pp_decoded *d)
@@ -59,21 +115,24 @@ static inline int pp_decode(const void *rec, __u32 len, __u64 sample_type,
 	const struct perf_event_header *hdr = rec;
 	const __u64 *p = (const __u64 *)(hdr + 1);
 	const __u64 *end;
-	__u32 i, nfixed = 0;
+	__u32 i, nfixed;
 
 	for (i = 0; i < sizeof(*d); i++)
 		((unsigned char *)d)[i] = 0;
-	if (len < sizeof(*hdr) || hdr->type != PERF_RECORD_SAMPLE ||
-	    hdr->size % 8 || hdr->size > len || hdr->size < sizeof(*hdr))
+	if (len < sizeof(*hdr) || hdr->size % 8 || hdr->size > len ||
+	    hdr->size < sizeof(*hdr))
 		return -1;
+	d->type = hdr->type;
 	d->size = hdr->size;
 	d->misc = hdr->misc;
+	if (hdr->type == PERF_RECORD_COMM)
+		return pp_decode_comm(hdr, sample_type, d);
+	if (hdr->type != PERF_RECORD_SAMPLE)
+		return -1;
 	end = (const __u64 *)((const char *)rec + hdr->size);
 
 	/* One u64 per fixed-size field, in perf's order. */
-	for (i = 0; i < 64; i++)
-		if ((sample_type & PP_DECODE_FIXED) & (1ULL << i))
-			nfixed++;
+	nfixed = pp_decode_weight(sample_type & PP_DECODE_FIXED);
 	if (p + nfixed > end)
 		return -1;
 	if (sample_type & PERF_SAMPLE_IDENTIFIER)

@@ -152,6 +152,29 @@ check_match "script: sched_switch decoded" "sched:sched_switch: prev_comm=.* pre
 check_match "destroy several" "destroyed sw2" "$(perf persistent destroy cpu_clock jif sw2)"
 check_eq "destroyed: gone from the list" "" "$(perf persistent list | grep -E ' (cpu_clock|jif|sw2) ')"
 
+# ---- COMM records: a task named as it was when recorded -----------------
+# A shell renames itself between two context switches, then exits: the
+# records name it alpha, then beta, though /proc knows neither any more.
+perf persistent create -d -n named -m 64K context-switches >/dev/null
+perf persistent create -d -n unnamed -m 64K --no-comm context-switches >/dev/null
+check_match "info: COMM records by default" "^comm records: *yes$" "$(perf persistent info named)"
+check_match "info: --no-comm" "^comm records: *no$" "$(perf persistent info unnamed)"
+sh -c 'echo $$ >/tmp/renamed; printf alpha >/proc/self/comm; sleep 0.1
+	printf beta >/proc/self/comm; sleep 0.1; true'
+rp=$(cat /tmp/renamed)
+# names: the names alpha and beta in the order stdin gives the shell them
+names() { awk -v p="$rp" '$2 == p { print $1 }' | uniq | grep -x -e alpha -e beta | tr '\n' ' '; }
+check_eq "script: the task under each name it had, in order" "alpha beta " \
+	"$(perf persistent script named | names)"
+check_match "script --json: the name at record time" '"tid":'"$rp"',"comm":"alpha"' \
+	"$(perf persistent script --json named)"
+check "--no-comm: one name for all its records at most" \
+	test "$(perf persistent script unnamed | names | wc -w)" -le 1
+perf persistent record -o /tmp/named.data named 2>/dev/null
+check_eq "perf script -i of the export: both names" "alpha beta " \
+	"$(perf script -i /tmp/named.data -F comm,tid 2>/dev/null | names)"
+perf persistent destroy named unnamed >/dev/null
+
 # ---- holding in the foreground: create without -d, attach, detach -------
 # hold_bg FILE LINE ARGS...: run the tool with ARGS in the background (pid
 # in $h), its output in FILE, until it has printed LINE.

@@ -97,6 +97,8 @@ row E64 EINVAL pp-ctl create b sw=1 detached attr-reserved
 row E65 EINVAL pp-ctl create b sw=1 detached period=0x8000000000000000
 row E66 EOPNOTSUPP pp-ctl create b sw=1 detached use-clockid
 row E67 EPERM pp-ctl create b tp=irq_vectors:irq_work_exit detached
+row E71 EINVAL pp-ctl create b sw=1 detached comm-no-id
+row E72 EINVAL pp-ctl create b sw=1 detached comm sample=0x10000
 echo 2 >/proc/sys/kernel/perf_event_paranoid
 row E54 EACCES setpriv_nobody pp-open --config "$keep" --cpu 0
 echo 0 >/proc/sys/kernel/perf_event_paranoid

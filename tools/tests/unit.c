@@ -253,6 +253,98 @@ static void test_decode(void)
 	free(data);
 }
 
+/* Append a record of @type, tid @tid at @time, to @img (8-byte words). */
+static size_t put_rec(uint64_t *img, size_t n, unsigned int type,
+		      unsigned int tid, uint64_t time, const char *comm)
+{
+	struct perf_event_header *h = (void *)&img[n];
+	size_t start = n++;
+
+	h->type = type;
+	h->misc = 0;
+	img[n++] = (uint64_t)tid << 32 | tid;		/* pid, tid */
+	if (type == PERF_RECORD_COMM) {
+		memset(&img[n], 0, 16);
+		strcpy((char *)&img[n], comm);
+		n += 2;
+		img[n++] = (uint64_t)tid << 32 | tid;	/* sample_id: TID */
+		img[n++] = time;			/* TIME */
+	} else {
+		img[n++] = time;
+	}
+	h->size = (n - start) * 8;
+	return n;
+}
+
+/*
+ * COMM records name the samples after them: a task renamed between two
+ * records shows both names, a task without one is shown by pid; the COMM
+ * records themselves are not printed, and go to perf.data in their place.
+ */
+static void test_comm_records(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+		.comm = 1, .sample_id_all = 1,
+	};
+	struct pp_snapshot snap = { .sample_type = attr.sample_type };
+	uint64_t recs[64], *img = malloc(sizeof(recs));
+	size_t n = 0, starts[6], i, len, textlen = 0;
+	struct perf_event_attr back;
+	char path[] = "/tmp/pp-unit-XXXXXX", *text = NULL;
+	unsigned char *again;
+	struct pp_printer *p;
+	FILE *out;
+	int fd;
+
+	/* Oldest first here; a buffer holds them newest first. */
+	starts[0] = n; n = put_rec(recs, n, PERF_RECORD_COMM, 7, 1000, "alpha");
+	starts[1] = n; n = put_rec(recs, n, PERF_RECORD_SAMPLE, 7, 2000, NULL);
+	starts[2] = n; n = put_rec(recs, n, PERF_RECORD_COMM, 7, 3000, "beta");
+	starts[3] = n; n = put_rec(recs, n, PERF_RECORD_SAMPLE, 7, 4000, NULL);
+	starts[4] = n; n = put_rec(recs, n, PERF_RECORD_SAMPLE, 8, 5000, NULL);
+	starts[5] = n;
+	for (i = 5, len = 0; i-- > 0; len += (starts[i + 1] - starts[i]) * 8)
+		memcpy((char *)img + len, &recs[starts[i]],
+		       (starts[i + 1] - starts[i]) * 8);
+	CHECK(!snapshot_add(&snap, img, len) && snap.nr == 5, "COMM records decode");
+	snapshot_sort(&snap);
+	CHECK(!snapshot_name_tasks(&snap), "named");
+	CHECK(snap.nr == 5 && snap.recs[0].d.type == PERF_RECORD_COMM &&
+	      !strcmp(snap.recs[0].d.comm, "alpha") && snap.recs[0].d.time == 1000,
+	      "a COMM record: name and time from its sample_id");
+	CHECK(snap.nr == 5 && snap.recs[1].d.comm && !strcmp(snap.recs[1].d.comm, "alpha") &&
+	      snap.recs[3].d.comm && !strcmp(snap.recs[3].d.comm, "beta") &&
+	      !snap.recs[4].d.comm, "each sample named as its task was then");
+
+	p = printer_new(&attr);
+	CHECK(p, "a printer");
+	if (!p)
+		goto out;
+	out = open_memstream(&text, &textlen);
+	for (i = 0; i < snap.nr; i++)
+		print_record(p, out, &snap.recs[i].d);
+	fclose(out);
+	CHECK(strstr(text, "alpha      7") && strstr(text, "beta      7") &&
+	      strstr(text, ":8      8") && !strstr(text, "\n\n"),
+	      "printed: three samples, no COMM lines: %s", text);
+	free(text);
+
+	fd = mkstemp(path);
+	close(fd);
+	CHECK(!perfdata_write(path, &attr, 3, &snap, p), "perfdata_write");
+	again = read_perfdata(path, &back, &len);
+	CHECK(again && back.sample_id_all && back.comm, "sample_id_all kept");
+	CHECK(again && len == starts[5] * 8 &&
+	      !memcmp(again, &recs[0], len), "the records in time order, COMMs in place");
+	free(again);
+	unlink(path);
+	printer_free(p);
+out:
+	snapshot_free(&snap);
+}
+
 /*
  * The UAPI can grow: a struct command's size bits are not what the module
  * matches (Documentation/uapi.rst), and the mmap offset is counted in
@@ -281,6 +373,7 @@ int main(void)
 	test_events();
 	test_default_sampling();
 	test_decode();
+	test_comm_records();
 	test_uapi();
 	printf("tools unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

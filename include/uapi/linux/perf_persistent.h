@@ -63,6 +63,23 @@
  *	{ u32 cpu, res;   } CPU
  *	{ u64 period;     } PERIOD
  *	{ u32 size; char data[size]; } RAW (4 + size padded to 8 bytes)
+ *
+ * perf_event_attr::comm asks for COMM records besides (it needs TID and
+ * sample_id_all, else EINVAL): before a record of a task the buffer holds
+ * no recent COMM record of, one naming the task as it is at that moment,
+ * in perf's PERF_RECORD_COMM layout with a fixed-size name:
+ *
+ *	struct perf_event_header header;   type PERF_RECORD_COMM, misc 0
+ *	u32 pid, tid;
+ *	char comm[16];                     NUL-padded
+ *	sample_id: { u32 pid, tid; } TID, { u64 time; } TIME, { u64 id; } ID,
+ *	           { u32 cpu, res; } CPU, { u64 id; } IDENTIFIER (those of
+ *	           the event's sample_type, in this order)
+ *
+ * A task gets one again when renamed, or when its last one is more than
+ * half the buffer older, so every record in the newer half of a buffer
+ * has its task's COMM record before it.  COMM records are records: they
+ * count in the statistics and are delivered to readers like samples.
  */
 #define PERF_PERSISTENT_SAMPLE_TYPES					\
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
@@ -170,7 +187,8 @@ struct perf_persistent_lost {
  * @sample_type: the PERF_SAMPLE_* fields of the record that follows
  *
  * Followed by the record: a struct perf_event_header of type
- * PERF_RECORD_SAMPLE whose size counts the whole record, then the fields.
+ * PERF_RECORD_SAMPLE (or PERF_RECORD_COMM, events with comm) whose size
+ * counts the whole record, then the fields.
  */
 struct perf_persistent_sample {
 	__u64	common;
