@@ -26,7 +26,8 @@ KERNEL_SOURCES := $(wildcard module/*.c include/perf_persistent/*.h \
 	include/uapi/linux/*.h kunit/*.c)
 
 .PHONY: all module kdir w1 sparse checkpatch static kunit tests tools bench \
-	tools-check guest-files guest-test demo check dkms-check install uninstall \
+	tools-check guest-files guest-test demo check dkms-check install \
+	install-boot-config uninstall \
 	htmldocs clean help
 
 all: module
@@ -105,18 +106,30 @@ dkms-check:
 	scripts/dkms-check
 
 # The module (modules_install + depmod), the tool into perf's exec
-# directory and its man page.
+# directory and its man page.  INSTALL_MOD_PATH (kbuild's) and DESTDIR
+# (the tool's) install under another root.
 install: module tools
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
-	depmod -a $(KVER)
+	depmod -b $(or $(INSTALL_MOD_PATH),/) -a $(KVER)
 	$(MAKE) -C tools install
 
-# What install installed: the module for KVER, the tool, the man page.
+# The boot-time configuration (etc/): load the module at boot with
+# mce_record and sched_switch.  Apart from install: it changes what boots.
+install-boot-config:
+	install -D -m 0644 etc/modules-load.d/perf-persistent.conf \
+		$(DESTDIR)/etc/modules-load.d/perf-persistent.conf
+	install -D -m 0644 etc/modprobe.d/perf-persistent.conf \
+		$(DESTDIR)/etc/modprobe.d/perf-persistent.conf
+
+# What install and install-boot-config installed: the module for KVER, the
+# tool, the man page, the boot-time configuration.
 uninstall: kdir
-	rm -f /lib/modules/$(KVER)/updates/perf_persistent.ko* \
-		/lib/modules/$(KVER)/extra/perf_persistent.ko*
-	depmod -a $(KVER)
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/perf_persistent.ko* \
+		$(INSTALL_MOD_PATH)/lib/modules/$(KVER)/extra/perf_persistent.ko*
+	depmod -b $(or $(INSTALL_MOD_PATH),/) -a $(KVER)
 	$(MAKE) -C tools uninstall
+	rm -f $(DESTDIR)/etc/modules-load.d/perf-persistent.conf \
+		$(DESTDIR)/etc/modprobe.d/perf-persistent.conf
 
 # Documentation/ as HTML, with Sphinx (python3-sphinx), warnings as errors.
 htmldocs:
@@ -138,6 +151,7 @@ help:
 	@echo "  make dkms-check                          dkms add/build/install/remove"
 	@echo "  make tools | tools-check                 the perf persistent tool, its unit tests"
 	@echo "  make install                             module (+ depmod), tool, man page"
-	@echo "  make uninstall                           what make install installed"
+	@echo "  make install-boot-config                 load at boot with mce_record, sched_switch (etc/)"
+	@echo "  make uninstall                           what both installed"
 	@echo "  make htmldocs                            Documentation/ as HTML (Sphinx)"
 	@echo "  make clean                               remove what the build made"

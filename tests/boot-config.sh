@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run by scripts/boot-check in a guest booted with the repo's etc/ in its
+# /etc and the module not loaded by vm-run: what the boot-time
+# configuration of README's "Installing on a real machine" gives.
+. ./lib.sh
+
+PP=$(perf --exec-path)/perf-persistent
+
+check "modules-load.d loaded the module at boot" pp_loaded
+check_eq "with modprobe.d's events=" "mce:mce_record/256K,sched:sched_switch/4M" \
+	"$(cat /sys/module/perf_persistent/parameters/events 2>/dev/null)"
+check_eq "mce_record: 256 KiB per CPU" 262144 "$(pp_stat mce_record buffer_size)"
+check_eq "sched_switch: 4 MiB per CPU" 4194304 "$(pp_stat sched_switch buffer_size)"
+check "sched_switch records from boot on" pp_wait_stat sched_switch written 1
+pp_inject_mce 0 0xbe00000000800400 2
+check "mce_record records" pp_wait_stat mce_record written 1
+$PP list >/tmp/list 2>&1
+sed 's/^/# /' /tmp/list
+check_grep "perf persistent list: mce_record" " mce_record +mce:mce_record +detached +256K " /tmp/list
+check_grep "perf persistent list: sched_switch" " sched_switch +sched:sched_switch +detached +4M " /tmp/list
+check "the module unloads" pp_unload
+check "kernel log clean" pp_log_clean
+
+done_testing
