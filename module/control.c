@@ -299,7 +299,13 @@ static const struct vm_operations_struct pp_vm_ops = {
  * Zero copy: the control page and the data pages the writers write.  Any
  * number of processes may map the same buffer.  Process context.
  *
- * Return: 0; -EPERM without CAP_PERFMON/CAP_SYS_ADMIN; -EACCES for a
+ * Reading needs no capability: whoever could open the device (read access
+ * suffices for a shared read-only mapping) may read the records.  Its mode
+ * is the policy, root's alone by default, an operator group's by a udev
+ * rule, as tracefs' mode and gid= decide who reads trace buffers; every
+ * verb that changes something needs CAP_PERFMON (pp_ioctl()).
+ *
+ * Return: 0; -EACCES for a
  * writable mapping; -EINVAL for a wrong length or CPU; -ENOENT for an
  * unknown (or destroyed) event; -ENODEV if the event has no buffer on
  * that CPU (it was never online).
@@ -311,8 +317,6 @@ static int pp_mmap(struct file *file, struct vm_area_struct *vma)
 	struct pp_event *ev;
 	int ret;
 
-	if (!perfmon_capable())
-		return -EPERM;
 	if (vma->vm_flags & VM_WRITE)
 		return -EACCES;
 	if (id > U32_MAX || cpu >= nr_cpu_ids || !cpu_possible(cpu))

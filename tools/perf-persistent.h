@@ -122,6 +122,8 @@ struct pp_record {
  * @sample_type: the fields each record holds
  * @images: the buffer images @recs point into
  * @nr_images: number of @images
+ * @live: copied while recording (no right to pause): each image ends where
+ *	its intact records end
  */
 struct pp_snapshot {
 	struct pp_record	*recs;
@@ -130,6 +132,7 @@ struct pp_snapshot {
 	unsigned long long	sample_type;
 	void			**images;
 	size_t			nr_images;
+	bool			live;
 };
 
 /*

@@ -42,6 +42,10 @@ int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
 		const struct perf_event_header *hdr = (const void *)(p + off);
 		struct pp_record *r;
 
+		/* A live copy ends where the intact bytes end. */
+		if (snap->live && (len - off < sizeof(*hdr) ||
+				   hdr->size > len - off))
+			break;
 		if (len - off < sizeof(*hdr) || hdr->size < sizeof(*hdr) ||
 		    hdr->size > len - off)
 			return -1;
@@ -141,8 +145,12 @@ int snapshot_name_tasks(struct pp_snapshot *snap)
 	return 0;
 }
 
-/* Copy [head, tail) of one mapped buffer into a malloc()ed image. */
-static void *copy_image(const unsigned char *map, size_t *len)
+/*
+ * Copy [head, tail) of one mapped buffer into a malloc()ed image.  @live:
+ * the buffer is still recording; keep only the bytes its reserve_head says
+ * no writer reached during the copy (UAPI header), the newest first.
+ */
+static void *copy_image(const unsigned char *map, size_t *len, bool live)
 {
 	const struct perf_event_mmap_page *pg = (const void *)map;
 	const struct perf_persistent_page_ext *ext =
@@ -162,6 +170,16 @@ static void *copy_image(const unsigned char *map, size_t *len)
 	first = n < size - off ? n : size - off;
 	memcpy(image, map + pg->data_offset + off, first);
 	memcpy(image + first, map + pg->data_offset, n - first);
+	if (live) {
+		unsigned long long rh, intact;
+
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		rh = __atomic_load_n(&ext->reserve_head, __ATOMIC_RELAXED);
+		/* Intact: [pos, pos + len) with pos + len - rh <= size. */
+		intact = rh + size - head;
+		if (intact < n)
+			n = (long long)intact > 0 ? intact : 0;
+	}
 	*len = n;
 	return image;
 }
@@ -178,9 +196,16 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 	memset(snap, 0, sizeof(*snap));
 	snap->sample_type = desc->attr.sample_type;
 	if (!(desc->info.state & PERF_PERSISTENT_STATE_PAUSED)) {
-		if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_PAUSE, id))
+		/*
+		 * Who may read but not pause (an operator group without
+		 * CAP_PERFMON) reads the buffers as they record.
+		 */
+		if (!ctl_ioctl(fd, PERF_PERSISTENT_IOC_PAUSE, id))
+			paused = true;
+		else if (errno == EPERM)
+			snap->live = true;
+		else
 			goto gone;
-		paused = true;
 	}
 	for (i = 0; i < desc->nr_cpus; i++) {
 		unsigned int cpu = desc->cpus[i].cpu;
@@ -192,7 +217,15 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 			   PERF_PERSISTENT_MMAP_OFFSET(id, cpu, getpagesize()));
 		if (map == MAP_FAILED)
 			goto gone;
-		image = copy_image(map, &len);
+		if (snap->live && ((const struct perf_persistent_page_ext *)
+				   (map + PERF_PERSISTENT_PAGE_EXT_OFFSET))->size <
+				  PERF_PERSISTENT_PAGE_EXT_SIZE_VER1) {
+			munmap(map, maplen);
+			pp_error("%s: cannot pause it (%s) and this module cannot be read while it records",
+				 name, strerror(EPERM));
+			goto out;
+		}
+		image = copy_image(map, &len, snap->live);
 		munmap(map, maplen);
 		if (!image) {
 			pp_error("out of memory");

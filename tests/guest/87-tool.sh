@@ -228,19 +228,37 @@ check_eq "attach --destroy-on-exit, then SIGTERM: the event is destroyed" "" \
 	"$(perf persistent list | grep ' cs ')"
 
 # ---- an operator group with read access to the device -------------------
-# What a udev rule (GROUP=, MODE="0640") gives: the group's members list
-# and inspect the events (the tool opens the device read-only for that);
+# What a udev rule (GROUP=, MODE="0640") gives: the group's members list,
+# inspect and read the events (the tool opens the device read-only for
+# that, and reads the buffers as they record: it may not pause them);
 # changing anything still needs write access and CAP_PERFMON.
+# For the tracepoints' formats the group reads tracefs too: its gid= and
+# mode= mount options (Documentation/tool.rst).
+perf persistent create -d -n sw_live -m 64K sched:sched_switch >/dev/null
+pp_wait_stat sw_live overwritten 1
 chgrp 65534 /dev/perf_persistent
 chmod 0640 /dev/perf_persistent
+tmode=$(stat -c %a /sys/kernel/tracing)
+mount -o remount,gid=65534,mode=0750 /sys/kernel/tracing
 check_match "group read access: list works" "^ +1 +mce_record +" \
 	"$(setpriv_nobody perf persistent list)"
 check_match "group read access: info works" "^name: *mce_record$" \
 	"$(setpriv_nobody perf persistent info mce_record)"
+check_match "group read access: script reads the history" "mce:mce_record: CPU: 0, .* MC2: be00000000800400" \
+	"$(setpriv_nobody perf persistent script mce_record 2>&1)"
+check_match "group read access: script reads a recording event live" "^ +[^ ]+ +[0-9]+ \[[0-9]+\] .* sched:sched_switch: prev_comm=" \
+	"$(setpriv_nobody perf persistent script sw_live 2>&1 | sed -n 1p)"
+check_eq "group read access: the event was not paused" detached "$(pp_stat sw_live state)"
+check "group read access: record writes perf.data" \
+	setpriv_nobody perf persistent record -o /tmp/nobody.data mce_record
 check_match "group read access: create is refused at open" "Permission denied" \
 	"$(setpriv_nobody perf persistent create -d cpu-clock 2>&1)"
+check_match "group read access: pause is refused at open" "Permission denied" \
+	"$(setpriv_nobody perf persistent pause mce_record 2>&1)"
+mount -o remount,gid=0,mode="$tmode" /sys/kernel/tracing
 chmod 0600 /dev/perf_persistent
 chgrp 0 /dev/perf_persistent
+perf persistent destroy sw_live >/dev/null
 
 # ---- bad input: one line on stderr, non-zero status ---------------------
 # expect STATUS PATTERN COMMAND...: COMMAND fails with STATUS and one line

@@ -309,6 +309,22 @@ static void test_comm_records(void)
 		memcpy((char *)img + len, &recs[starts[i]],
 		       (starts[i + 1] - starts[i]) * 8);
 	CHECK(!snapshot_add(&snap, img, len) && snap.nr == 5, "COMM records decode");
+	/* Copied live: the image ends within its oldest record, dropped. */
+	{
+		struct pp_snapshot cut = { .sample_type = attr.sample_type };
+		void *copy = malloc(len - 8);
+
+		memcpy(copy, img, len - 8);
+		CHECK(snapshot_add(&cut, copy, len - 8), "a cut record is malformed");
+		snapshot_free(&cut);
+		cut = (struct pp_snapshot){ .sample_type = attr.sample_type, .live = true };
+		copy = malloc(len - 8);
+		memcpy(copy, img, len - 8);
+		CHECK(!snapshot_add(&cut, copy, len - 8) && cut.nr == 4 &&
+		      cut.recs[0].d.type == PERF_RECORD_SAMPLE && cut.recs[0].d.time == 2000,
+		      "live: the intact records, the cut oldest one left out");
+		snapshot_free(&cut);
+	}
 	snapshot_sort(&snap);
 	CHECK(!snapshot_name_tasks(&snap), "named");
 	CHECK(snap.nr == 5 && snap.recs[0].d.type == PERF_RECORD_COMM &&

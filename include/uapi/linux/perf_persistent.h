@@ -140,7 +140,8 @@ struct perf_persistent_page_ext {
  * system whose page size is @page_size (sysconf(_SC_PAGESIZE)): page
  * number (@id << 16 | @cpu), whatever the page size.  The length must be
  * one page plus the buffer size; the mapping must be read-only
- * (PROT_READ, or MAP_PRIVATE without PROT_WRITE).
+ * (PROT_READ, or MAP_PRIVATE without PROT_WRITE).  Any opener of the
+ * device may map: its file mode decides who reads the records.
  */
 #define PERF_PERSISTENT_MMAP_OFFSET(id, cpu, page_size)			\
 	((((__u64)(id) << 16) | ((cpu) & 0xffff)) * (__u64)(page_size))
