@@ -41,6 +41,10 @@ static unsigned int buffer_kb = 64;
 module_param(buffer_kb, uint, 0444);
 MODULE_PARM_DESC(buffer_kb, "per-CPU buffer of load-time events in KiB, a power-of-two number of pages (default 64)");
 
+static bool comm;
+module_param(comm, bool, 0444);
+MODULE_PARM_DESC(comm, "load-time events also store COMM records: readers name each task as it was when recorded (default N)");
+
 static unsigned int memory_limit_mb;
 module_param(memory_limit_mb, uint, 0444);
 MODULE_PARM_DESC(memory_limit_mb, "memory all buffers together may take, in MiB (default 0: a quarter of RAM)");
@@ -98,6 +102,11 @@ static int create_load_event(char *entry)
 	if (ret) {
 		pr_err("events: no tracepoint %s:%s (%d); skipped\n", system, name, ret);
 		return ret;
+	}
+	/* COMM records carry the sample_id fields (pp_event_create()). */
+	if (comm) {
+		spec.attr.comm = 1;
+		spec.attr.sample_id_all = 1;
 	}
 	spec.name = name;
 	ret = pp_event_create(&spec, &id);

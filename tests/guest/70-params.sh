@@ -39,6 +39,22 @@ check_grep "3K is logged" "events: sched:sched_wakeup: bad buffer size '3K'" /tm
 check_grep "an empty size is logged" "events: sched:sched_waking: bad buffer size ''" /tmp/log
 pp_unload
 
+# comm=1: the load-time events store COMM records.  A process named
+# pp-named leaves a sched_switch record, then exits: the tool still names
+# it so, from the COMM record before the record.
+pp_load events=sched:sched_switch comm=1
+check_match "comm=1: the events have COMM records" "^comm records: *yes$" \
+	"$(perf persistent info sched_switch)"
+sh -c 'echo $$ >/tmp/named; printf pp-named >/proc/self/comm; sleep 0.1; true'
+np=$(cat /tmp/named)
+check_match "comm=1: a task gone is named as it was" "^ *pp-named +$np " \
+	"$(perf persistent script sched_switch | grep " $np ")"
+pp_unload
+pp_load events=sched:sched_switch
+check_match "by default no COMM records" "^comm records: *no$" \
+	"$(perf persistent info sched_switch)"
+pp_unload
+
 pp_load buffer_kb=12
 check_eq "buffer_kb not a power-of-two of pages: default kept" 65536 "$(pp_stat mce_record buffer_size)"
 pp_unload
