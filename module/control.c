@@ -14,6 +14,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitops.h>
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -104,6 +105,39 @@ static long pp_ioc_create(struct file *file, void __user *argp)
 		return -EFAULT;
 	}
 	return 0;
+}
+
+static long pp_ioc_trigger(void __user *argp)
+{
+	struct perf_persistent_trigger t;
+	u32 usize, *ids = NULL;
+	int ret;
+
+	ret = copy_sized(&t, sizeof(t), argp,
+			 PERF_PERSISTENT_TRIGGER_SIZE_VER0, &usize);
+	if (ret)
+		return ret;
+	if (t.flags & ~PERF_PERSISTENT_TRIGGER_FLAGS ||
+	    hweight32(t.flags) > 1)
+		return -EINVAL;
+	/* The verbs on an existing trigger or event take nothing else. */
+	if (t.flags && (t.nr_targets || t.targets || t.count || t.after))
+		return -EINVAL;
+	if (t.flags & PERF_PERSISTENT_TRIGGER_REMOVE)
+		return pp_event_set_trigger(t.source, NULL, 0, 0, 0);
+	if (t.flags)
+		return pp_event_thaw(t.source,
+				     t.flags & PERF_PERSISTENT_TRIGGER_REARM);
+	if (!t.nr_targets || t.nr_targets > PERF_PERSISTENT_TRIGGER_MAX)
+		return -EINVAL;
+	ids = memdup_array_user(u64_to_user_ptr(t.targets), t.nr_targets,
+				sizeof(*ids));
+	if (IS_ERR(ids))
+		return PTR_ERR(ids);
+	ret = pp_event_set_trigger(t.source, ids, t.nr_targets, t.count,
+				   t.after);
+	kfree(ids);
+	return ret;
 }
 
 static long pp_ioc_info(struct file *file, void __user *argp)
@@ -222,6 +256,7 @@ static unsigned int pp_ioctl_cmd(unsigned int cmd)
 		PERF_PERSISTENT_IOC_CREATE,
 		PERF_PERSISTENT_IOC_INFO,
 		PERF_PERSISTENT_IOC_LIST,
+		PERF_PERSISTENT_IOC_TRIGGER,
 	};
 	unsigned int i;
 
@@ -241,7 +276,8 @@ static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	id_cmd = pp_id_cmd(cmd);
 
 	/* The verbs that change events need the right to monitor the system. */
-	if ((id_cmd || cmd == PERF_PERSISTENT_IOC_CREATE) && !perfmon_capable())
+	if ((id_cmd || cmd == PERF_PERSISTENT_IOC_CREATE ||
+	     cmd == PERF_PERSISTENT_IOC_TRIGGER) && !perfmon_capable())
 		return -EPERM;
 	/* Ids are u32; anything above is not one. */
 	if (id_cmd && arg > U32_MAX)
@@ -250,6 +286,8 @@ static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case PERF_PERSISTENT_IOC_CREATE:
 		return pp_ioc_create(file, argp);
+	case PERF_PERSISTENT_IOC_TRIGGER:
+		return pp_ioc_trigger(argp);
 	case PERF_PERSISTENT_IOC_DESTROY:
 		return pp_event_destroy(id, file);
 	case PERF_PERSISTENT_IOC_DETACH:

@@ -35,6 +35,13 @@
  * RCU grace period covers NMI and preempt-disabled sections: one for all
  * the events a closing file or the unload destroys) and drops the owner
  * reference.  The buffers are freed with the last reference.
+ *
+ * Triggers (trigger.h).  An event's trigger is published with RCU under
+ * the registry lock and read by its overflow handler; it holds a reference
+ * to each target, and is freed after the grace period that follows its
+ * source's halt, before the owner references go (a trigger may hold the
+ * last reference of another event).  The handler freezes targets with
+ * atomics only; RESUME thaws under the registry lock.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -42,7 +49,9 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/log2.h>
+#include <linux/overflow.h>
 #include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
@@ -75,15 +84,40 @@ int pp_buffer_size_check(u64 size)
 	return 0;
 }
 
-/* The source's overflow handler: any context, NMI included. */
+/* The source's trigger saw a record: any context. */
+static void pp_event_trigger_hit(struct pp_event *ev)
+{
+	struct pp_trigger *trig;
+
+	rcu_read_lock();
+	trig = rcu_dereference(ev->trigger);
+	if (trig)
+		pp_trigger_hit(trig, local_clock());
+	rcu_read_unlock();
+}
+
+/*
+ * The source's overflow handler: any context, NMI included.  A frozen
+ * event drops the record (counted); a stored one counts down a freeze in
+ * progress, goes to the readers and may fire the event's trigger.
+ */
 static void pp_event_overflow(struct perf_event *counter,
 			      struct perf_sample_data *data,
 			      struct pt_regs *regs)
 {
 	struct pp_cpu *pc = counter->overflow_handler_context;
+	struct pp_event *ev = pc->ev;
 
-	if (!pp_record_sample(pc->buf, &pc->ev->fmt, data, regs))
-		pp_reader_notify(pc);
+	if (unlikely(!pp_freeze_stores(&ev->freeze))) {
+		local64_inc(&pc->buf->dropped);
+		return;
+	}
+	if (pp_record_sample(pc->buf, &ev->fmt, data, regs))
+		return;
+	pp_freeze_stored(&ev->freeze, local_clock());
+	pp_reader_notify(pc);
+	if (unlikely(rcu_access_pointer(ev->trigger)))
+		pp_event_trigger_hit(ev);
 }
 
 /* Give @cpu a buffer (once) and a counter; sync_lock held. */
@@ -254,11 +288,36 @@ static void pp_event_halt(struct pp_event *ev)
 	pp_event_release_counters(ev);
 }
 
+/*
+ * Free a trigger no handler can reach any more, and drop its references
+ * to its targets.  Process context.
+ */
+static void pp_trigger_free(struct pp_trigger *trig)
+{
+	unsigned int i;
+
+	if (!trig)
+		return;
+	for (i = 0; i < trig->nr; i++)
+		pp_entry_put(&((struct pp_event *)trig->targets[i].owner)->entry);
+	kfree(trig);
+}
+
+/*
+ * Drop the trigger of a halted, unlisted event, after the grace period
+ * that followed the halt: no handler reads it, nobody sets another.
+ */
+static void pp_event_drop_trigger(struct pp_event *ev)
+{
+	pp_trigger_free(rcu_replace_pointer(ev->trigger, NULL, true));
+}
+
 /* Halt the event and wait for its handlers still running. */
 static void pp_event_stop(struct pp_event *ev)
 {
 	pp_event_halt(ev);
 	synchronize_rcu();
+	pp_event_drop_trigger(ev);
 }
 
 /*
@@ -557,6 +616,9 @@ static void stop_put_list(struct list_head *list)
 	list_for_each_entry(entry, list, node)
 		pp_event_halt(container_of(entry, struct pp_event, entry));
 	synchronize_rcu();
+	/* All triggers first: one may hold the last reference of another. */
+	list_for_each_entry(entry, list, node)
+		pp_event_drop_trigger(container_of(entry, struct pp_event, entry));
 	list_for_each_entry_safe(entry, tmp, list, node) {
 		list_del(&entry->node);
 		pp_entry_put(entry);
@@ -589,7 +651,101 @@ u32 pp_event_state(const struct pp_event *ev, const void *file)
 	}
 	if (READ_ONCE(ev->paused))
 		state |= PERF_PERSISTENT_STATE_PAUSED;
+	if (!pp_freeze_stores(&ev->freeze))
+		state |= PERF_PERSISTENT_STATE_FROZEN;
+	if (rcu_access_pointer(ev->trigger))
+		state |= PERF_PERSISTENT_STATE_TRIGGER;
 	return state;
+}
+
+/**
+ * pp_event_thaw - thaw an event, or re-arm its trigger
+ * @id: the event's id
+ * @rearm: false: the event stores records again; true: its trigger is
+ *	armed again (its count starts anew) and every target it froze thaws
+ *
+ * Pausing is apart: a reader that pauses and resumes a frozen event to
+ * read it does not thaw it.  Process context.
+ *
+ * Return: 0; -ENOENT (no such event, or @rearm and it has no trigger).
+ */
+int pp_event_thaw(u32 id, bool rearm)
+{
+	struct pp_trigger *trig;
+	struct pp_event *ev;
+	int ret = -ENOENT;
+
+	mutex_lock(&pp_registry.lock);
+	ev = id ? find_event(id, NULL) : NULL;
+	if (ev && !rearm) {
+		pp_freeze_thaw(&ev->freeze);
+		ret = 0;
+	} else if (ev) {
+		trig = rcu_dereference_protected(ev->trigger,
+						 lockdep_is_held(&pp_registry.lock));
+		if (trig) {
+			pp_trigger_rearm(trig);
+			ret = 0;
+		}
+	}
+	mutex_unlock(&pp_registry.lock);
+	return ret;
+}
+
+/**
+ * pp_event_set_trigger - set, replace or remove an event's trigger
+ * @source: the id of the event whose records fire it
+ * @targets: ids of the events it freezes
+ * @nr: number of @targets; 0 removes the trigger
+ * @count: fire on the @count-th record of @source after arming (0: 1)
+ * @after: each target stores this many more records, then freezes
+ *
+ * The trigger keeps a reference to each target; it goes with @source
+ * (pp_event_stop()).  Process context.
+ *
+ * Return: 0; -ENOENT (@source or a target does not exist), -ENOMEM.
+ */
+int pp_event_set_trigger(u32 source, const u32 *targets, unsigned int nr,
+			 u64 count, u64 after)
+{
+	struct pp_trigger *trig = NULL, *old = NULL;
+	struct pp_event *ev, *t;
+	unsigned int i;
+	int ret = -ENOENT;
+
+	if (nr) {
+		trig = kzalloc(struct_size(trig, targets, nr), GFP_KERNEL);
+		if (!trig)
+			return -ENOMEM;
+		trig->count = count ?: 1;
+		trig->after = after;
+	}
+	mutex_lock(&pp_registry.lock);
+	ev = source ? find_event(source, NULL) : NULL;
+	if (!ev)
+		goto unlock;
+	for (i = 0; i < nr; i++) {
+		t = targets[i] ? find_event(targets[i], NULL) : NULL;
+		if (!t)
+			goto unlock;
+		pp_entry_get(&t->entry);
+		trig->targets[i].freeze = &t->freeze;
+		trig->targets[i].owner = t;
+		trig->nr++;
+	}
+	old = rcu_replace_pointer(ev->trigger, trig,
+				  lockdep_is_held(&pp_registry.lock));
+	trig = NULL;
+	ret = 0;
+unlock:
+	mutex_unlock(&pp_registry.lock);
+	/* The record path may still hold the old one. */
+	if (old) {
+		synchronize_rcu();
+		pp_trigger_free(old);
+	}
+	pp_trigger_free(trig);
+	return ret;
 }
 
 /* Statistics summed over the CPUs; any process context, no lock. */

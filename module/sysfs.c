@@ -226,10 +226,50 @@ static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *a,
 {
 	u32 state = pp_event_state(kobj_event(kobj), NULL);
 
-	return sysfs_emit(buf, "%s%s\n",
+	return sysfs_emit(buf, "%s%s%s\n",
 			  state & PERF_PERSISTENT_STATE_ATTACHED ? "attached" :
 								  "detached",
-			  state & PERF_PERSISTENT_STATE_PAUSED ? " paused" : "");
+			  state & PERF_PERSISTENT_STATE_PAUSED ? " paused" : "",
+			  state & PERF_PERSISTENT_STATE_FROZEN ? " frozen" : "");
+}
+
+/* "targets=ID,... count=N after=M fired=0|1", or empty: no trigger. */
+static ssize_t trigger_show(struct kobject *kobj, struct kobj_attribute *a,
+			    char *buf)
+{
+	struct pp_event *ev = kobj_event(kobj);
+	struct pp_trigger *trig;
+	unsigned int i;
+	int len = 0;
+
+	rcu_read_lock();
+	trig = rcu_dereference(ev->trigger);
+	if (trig) {
+		for (i = 0; i < trig->nr; i++) {
+			struct pp_event *t = trig->targets[i].owner;
+
+			len += sysfs_emit_at(buf, len, "%s%u", i ? "," : "targets=",
+					     t->entry.id);
+		}
+		len += sysfs_emit_at(buf, len, " count=%llu after=%llu fired=%d",
+				     trig->count, trig->after,
+				     pp_trigger_fired(trig));
+	}
+	rcu_read_unlock();
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static ssize_t freezes_show(struct kobject *kobj, struct kobj_attribute *a,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  (long long)atomic64_read(&kobj_event(kobj)->freeze.freezes));
+}
+
+static ssize_t frozen_at_show(struct kobject *kobj, struct kobj_attribute *a,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(kobj_event(kobj)->freeze.time));
 }
 
 static ssize_t stat_show(struct kobject *kobj, char *buf, size_t offset)
@@ -295,6 +335,9 @@ static struct kobj_attribute pp_id_attr = __ATTR_RO(id);
 static struct kobj_attribute pp_source_attr = __ATTR_RO(source);
 static struct kobj_attribute pp_buffer_size_attr = __ATTR_RO(buffer_size);
 static struct kobj_attribute pp_state_attr = __ATTR_RO(state);
+static struct kobj_attribute pp_trigger_attr = __ATTR_RO(trigger);
+static struct kobj_attribute pp_freezes_attr = __ATTR_RO(freezes);
+static struct kobj_attribute pp_frozen_at_attr = __ATTR_RO(frozen_at);
 
 static struct attribute *pp_instance_attrs[] = {
 	&pp_id_attr.attr,
@@ -308,6 +351,9 @@ static struct attribute *pp_instance_attrs[] = {
 	&pp_readers_attr.attr,
 	&pp_backlog_attr.attr,
 	&pp_lost_attr.attr,
+	&pp_trigger_attr.attr,
+	&pp_freezes_attr.attr,
+	&pp_frozen_at_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(pp_instance);

@@ -21,6 +21,10 @@
  *   list              prints the ids
  *   info-raw X size=N|reserved|bad-stats|cmd-size=N  INFO, doctored
  *   list-raw size=N|no-ids|cmd-size=N                LIST, doctored
+ *   trigger X TARGETS [OPTION...]    TRIGGER: X freezes TARGETS (ids or
+ *                     names, comma-separated; "-" none); options: count=N
+ *                     after=M flags=0xN nr=N (nr_targets as given) size=N
+ *                     bad-ptr (targets points nowhere) remove
  *   ioctl NUM         an arbitrary ioctl number with a zero argument
  *   sleep SECONDS | hold (until a signal) | drop-caps | setuid UID | close
  */
@@ -360,6 +364,55 @@ static void id_cmd(const char *name, unsigned long req, const char *x)
 		printf("OK\n");
 }
 
+/* trigger X TARGETS [OPTION...]; returns the arguments used. */
+static int cmd_trigger(char **argv, int argc)
+{
+	struct perf_persistent_trigger t = { .size = sizeof(t) };
+	unsigned int ids[PERF_PERSISTENT_TRIGGER_MAX + 8];
+	char list[512], *name, *save = NULL;
+	int i, nr = 0, used = 2;
+
+	if (argc < 2)
+		usage("trigger needs a source and targets");
+	t.source = resolve(argv[0]);
+	snprintf(list, sizeof(list), "%s", argv[1]);
+	if (strcmp(list, "-"))
+		for (name = strtok_r(list, ",", &save);
+		     name && nr < (int)(sizeof(ids) / sizeof(ids[0]));
+		     name = strtok_r(NULL, ",", &save))
+			ids[nr++] = resolve(name);
+	t.nr_targets = nr;
+	t.targets = nr ? (unsigned long)ids : 0;
+	for (i = 2; i < argc; i++) {
+		const char *o = argv[i], *v = strchr(o, '=');
+
+		v = v ? v + 1 : "";
+		if (!strncmp(o, "count=", 6))
+			t.count = num(v);
+		else if (!strncmp(o, "after=", 6))
+			t.after = num(v);
+		else if (!strncmp(o, "flags=", 6))
+			t.flags = num(v);
+		else if (!strncmp(o, "nr=", 3))
+			t.nr_targets = num(v);
+		else if (!strncmp(o, "size=", 5))
+			t.size = num(v);
+		else if (!strcmp(o, "bad-ptr"))
+			t.targets = 8;
+		else if (!strcmp(o, "remove"))
+			t.flags |= PERF_PERSISTENT_TRIGGER_REMOVE;
+		else
+			break;
+		used++;
+	}
+	printf("trigger %s: ", argv[0]);
+	if (control() < 0 || ioctl(ctl, PERF_PERSISTENT_IOC_TRIGGER, &t))
+		printf("%s\n", errname(errno));
+	else
+		printf("OK\n");
+	return used;
+}
+
 static void drop_caps(void)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -388,6 +441,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(c, "list")) {
 			cmd_list();
+			continue;
+		}
+		if (!strcmp(c, "trigger")) {
+			i += cmd_trigger(argv + i + 1, argc - i - 1);
 			continue;
 		}
 		if (!strcmp(c, "info-raw") && i + 2 < argc) {

@@ -96,10 +96,60 @@ static int want_args(int argc, char **argv, int min, int max)
 
 static const char *state_str(unsigned int state)
 {
-	if (state & PERF_PERSISTENT_STATE_PAUSED)
-		return state & PERF_PERSISTENT_STATE_ATTACHED ?
-		       "attached,paused" : "detached,paused";
-	return state & PERF_PERSISTENT_STATE_ATTACHED ? "attached" : "detached";
+	static char buf[48];
+
+	snprintf(buf, sizeof(buf), "%s%s%s",
+		 state & PERF_PERSISTENT_STATE_ATTACHED ? "attached" : "detached",
+		 state & PERF_PERSISTENT_STATE_PAUSED ? ",paused" : "",
+		 state & PERF_PERSISTENT_STATE_FROZEN ? ",frozen" : "");
+	return buf;
+}
+
+/* A line of the event's sysfs directory, without its newline; "" if none. */
+static void instance_attr(const char *name, const char *attr, char *buf,
+			  size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path),
+		 "/sys/bus/event_source/devices/persistent/instances/%s/%s",
+		 name, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* The names of the ids in "targets=ID,ID" of a trigger line, into @out. */
+static void target_names(int fd, const char *ids, char *out, size_t len)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	while (*ids && used < len) {
+		unsigned int id = strtoul(ids, (char **)&ids, 10);
+		struct pp_event_desc d;
+		int n;
+
+		if (!ctl_describe(fd, id, NULL, &d)) {
+			n = snprintf(out + used, len - used, "%s%s",
+				     used ? "," : "", d.info.name);
+			ctl_desc_free(&d);
+		} else {
+			n = snprintf(out + used, len - used, "%s#%u",
+				     used ? "," : "", id);
+		}
+		used += n > 0 ? (size_t)n : 0;
+		if (*ids == ',')
+			ids++;
+		else
+			break;
+	}
 }
 
 struct totals {
@@ -464,6 +514,32 @@ static int cmd_info(int argc, char **argv)
 	       t.written, t.written - t.overwritten, t.overwritten, t.dropped,
 	       t.bytes);
 	printf("count:         %llu\n", t.count);
+	if (desc.info.state & PERF_PERSISTENT_STATE_TRIGGER) {
+		char line[512], names[400];
+		unsigned long long count = 0, after = 0;
+		int fired = 0;
+		char *p;
+
+		instance_attr(desc.info.name, "trigger", line, sizeof(line));
+		p = strchr(line, ' ');
+		if (!strncmp(line, "targets=", 8) && p &&
+		    sscanf(p, " count=%llu after=%llu fired=%d", &count, &after,
+			   &fired) == 3) {
+			*p = '\0';
+			target_names(fd, line + 8, names, sizeof(names));
+			printf("trigger:       freezes %s on record %llu, after %llu more records each; %s\n",
+			       names, count, after, fired ? "fired" : "armed");
+		}
+	}
+	if (desc.info.state & PERF_PERSISTENT_STATE_FROZEN) {
+		char times[32], at[32];
+
+		instance_attr(desc.info.name, "freezes", times, sizeof(times));
+		instance_attr(desc.info.name, "frozen_at", at, sizeof(at));
+		printf("frozen:        at %llu.%06llu (frozen %s times)\n",
+		       strtoull(at, NULL, 10) / 1000000000ULL,
+		       strtoull(at, NULL, 10) % 1000000000ULL / 1000, times);
+	}
 	/*
 	 * Positions count down from 0 as records are written: shown signed,
 	 * they say how many bytes the CPU has written in all (-HEAD) and
@@ -490,6 +566,8 @@ static int cmd_info(int argc, char **argv)
 	close(fd);
 	return 0;
 }
+
+static int thaw(int fd, const struct pp_event_desc *desc);
 
 /* pause, resume, detach, destroy: one ioctl per named event. */
 static int id_verb(int argc, char **argv, unsigned long cmd, const char *done)
@@ -527,6 +605,9 @@ static int id_verb(int argc, char **argv, unsigned long cmd, const char *done)
 			else
 				pp_error("%s: %s", argv[i], strerror(errno));
 			ret = 1;
+		} else if (cmd == PERF_PERSISTENT_IOC_RESUME && thaw(fd, &desc)) {
+			pp_error("%s: thawing it: %s", argv[i], strerror(errno));
+			ret = 1;
 		} else {
 			printf("%s %s\n", done, desc.info.name);
 		}
@@ -546,6 +627,29 @@ static int cmd_resume(int argc, char **argv)
 	return id_verb(argc, argv, PERF_PERSISTENT_IOC_RESUME, "resumed");
 }
 
+/*
+ * After RESUME: thaw a frozen event, re-arm an event's trigger (which
+ * thaws its targets).  PAUSE and RESUME alone leave freezing alone, so
+ * that reading a frozen event (which pauses it) does not thaw it.
+ */
+static int thaw(int fd, const struct pp_event_desc *desc)
+{
+	struct perf_persistent_trigger t = { .size = sizeof(t),
+					     .source = desc->info.id };
+
+	if (desc->info.state & PERF_PERSISTENT_STATE_FROZEN) {
+		t.flags = PERF_PERSISTENT_TRIGGER_THAW;
+		if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_TRIGGER, (unsigned long)&t))
+			return -1;
+	}
+	if (desc->info.state & PERF_PERSISTENT_STATE_TRIGGER) {
+		t.flags = PERF_PERSISTENT_TRIGGER_REARM;
+		if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_TRIGGER, (unsigned long)&t))
+			return -1;
+	}
+	return 0;
+}
+
 static int cmd_detach(int argc, char **argv)
 {
 	return id_verb(argc, argv, PERF_PERSISTENT_IOC_DETACH, "detached");
@@ -554,6 +658,133 @@ static int cmd_detach(int argc, char **argv)
 static int cmd_destroy(int argc, char **argv)
 {
 	return id_verb(argc, argv, PERF_PERSISTENT_IOC_DESTROY, "destroyed");
+}
+
+/* The ids of the comma-separated names in @list; -1 with a message. */
+static int lookup_ids(int fd, char *list, unsigned int *ids, unsigned int max)
+{
+	unsigned int n = 0;
+	char *name, *save = NULL;
+
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		struct pp_event_desc d;
+
+		if (n == max) {
+			pp_error("at most %u events to freeze", max);
+			return -1;
+		}
+		if (ctl_lookup(fd, name, &d))
+			return -1;
+		ids[n++] = d.info.id;
+		ctl_desc_free(&d);
+	}
+	if (!n)
+		pp_error("no event to freeze");
+	return n ? (int)n : -1;
+}
+
+static int cmd_trigger(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "freeze",	required_argument, NULL, 'f' },
+		{ "freeze-all",	no_argument,	   NULL, 'A' },
+		{ "count",	required_argument, NULL, 'c' },
+		{ "after",	required_argument, NULL, 'a' },
+		{ "remove",	no_argument,	   NULL, 'r' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct perf_persistent_trigger t = { .size = sizeof(t) };
+	unsigned int ids[PERF_PERSISTENT_TRIGGER_MAX], *all = NULL;
+	unsigned long long *num;
+	char *freeze = NULL, *end;
+	bool freeze_all = false, remove = false;
+	struct pp_event_desc src;
+	int c, fd, n = 0, i, ret = 1;
+
+	while ((c = next_opt(argc, argv, "", opts)) != -1) {
+		switch (c) {
+		case 'f':
+			freeze = optarg;
+			break;
+		case 'A':
+			freeze_all = true;
+			break;
+		case 'r':
+			remove = true;
+			break;
+		case 'c':
+		case 'a':
+			num = (unsigned long long *)(c == 'c' ? &t.count : &t.after);
+			errno = 0;
+			*num = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end || optarg[0] == '-' ||
+			    (c == 'c' && !*num))
+				return usage_error("bad %s '%s'",
+						   c == 'c' ? "count" : "number of records",
+						   optarg);
+			break;
+		default:
+			return PP_EXIT_USAGE;
+		}
+	}
+	if (want_args(argc, argv, 1, 1))
+		return PP_EXIT_USAGE;
+	if (remove + !!freeze + freeze_all != 1)
+		return usage_error("give one of --freeze, --freeze-all and --remove");
+	if (remove && (t.count || t.after))
+		return usage_error("--remove takes no --count or --after");
+	fd = ctl_open(true);
+	if (fd < 0)
+		return 1;
+	if (ctl_lookup(fd, argv[optind], &src))
+		goto out;
+	t.source = src.info.id;
+	if (remove) {
+		t.flags = PERF_PERSISTENT_TRIGGER_REMOVE;
+	} else if (freeze) {
+		n = lookup_ids(fd, freeze, ids, PERF_PERSISTENT_TRIGGER_MAX);
+		if (n < 0)
+			goto out_src;
+	} else {
+		/* Every other event there is now. */
+		int nr = ctl_list(fd, &all);
+
+		if (nr < 0)
+			goto out_src;
+		for (i = 0; i < nr; i++)
+			if (all[i] != src.info.id && n < PERF_PERSISTENT_TRIGGER_MAX)
+				ids[n++] = all[i];
+		if (!n) {
+			pp_error("%s: no other event to freeze", src.info.name);
+			goto out_src;
+		}
+	}
+	t.nr_targets = n;
+	t.targets = n ? (unsigned long)ids : 0;
+	if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_TRIGGER, (unsigned long)&t)) {
+		if (errno == ENOENT)
+			pp_error("%s: an event is gone (see: perf persistent list)",
+				 src.info.name);
+		else
+			pp_error("%s: setting the trigger: %s", src.info.name,
+				 strerror(errno));
+		goto out_src;
+	}
+	if (remove)
+		printf("%s: no trigger\n", src.info.name);
+	else
+		printf("%s: freezes %d event%s on its record %llu, after %llu more records each\n",
+		       src.info.name, n, n == 1 ? "" : "s",
+		       t.count ? (unsigned long long)t.count : 1ULL,
+		       (unsigned long long)t.after);
+	ret = 0;
+out_src:
+	ctl_desc_free(&src);
+out:
+	free(all);
+	close(fd);
+	return ret;
 }
 
 static int cmd_attach(int argc, char **argv)
@@ -773,7 +1004,19 @@ static const struct verb verbs[] = {
 	{ "pause", cmd_pause, "NAME...",
 	  "stop storing records (new ones are dropped and counted); keep the\n"
 	  "    buffers" },
-	{ "resume", cmd_resume, "NAME...", "store records again" },
+	{ "resume", cmd_resume, "NAME...",
+	  "store records again; thaw a frozen event; re-arm the event's\n"
+	  "    trigger and thaw what it froze" },
+	{ "trigger", cmd_trigger,
+	  "NAME --freeze TARGET[,TARGET...]|--freeze-all [--count N] [--after M] | NAME --remove",
+	  "make NAME's records freeze other events, keeping the history that\n"
+	  "    led up to them\n"
+	  "    --freeze TARGETS   the events to freeze (NAME itself may be one)\n"
+	  "    --freeze-all       every other event there is now\n"
+	  "    --count N          fire on NAME's N-th record after arming (default 1)\n"
+	  "    --after M          each target stores M more records, then\n"
+	  "                       freezes (default 0)\n"
+	  "    --remove           remove NAME's trigger" },
 	{ "detach", cmd_detach, "NAME...",
 	  "let an event held by a perf persistent command (create without -d,\n"
 	  "    attach) outlive it: the holder detaches it and exits" },

@@ -22,6 +22,7 @@
 #include "perf_persistent/buffer.h"
 #include "perf_persistent/record.h"
 #include "perf_persistent/registry.h"
+#include "perf_persistent/trigger.h"
 
 struct kobject;
 struct pp_event;
@@ -91,6 +92,9 @@ struct pp_cpu {
  * @sync_work: brings the counters in line with the online CPUs after a
  *	hotplug callback (which must not create or release them itself)
  * @paused: under sync_lock
+ * @freeze: whether triggers let it store records (trigger.h)
+ * @trigger: its trigger, or NULL: set under the registry lock, read by
+ *	the record path under RCU
  * @alias: "id=<id>,period=1": the events/<name> alias
  * @alias_attr: the events/<name> sysfs attribute
  * @kobj: the instances/<name>/ directory
@@ -106,6 +110,8 @@ struct pp_event {
 	struct mutex			sync_lock;	/* see above */
 	struct work_struct		sync_work;
 	bool				paused;
+	struct pp_freeze		freeze;
+	struct pp_trigger __rcu		*trigger;
 	char				alias[48];
 	struct perf_pmu_events_attr	alias_attr;
 	struct kobject			*kobj;
@@ -155,6 +161,9 @@ int pp_event_destroy(u32 id, const void *file);
 int pp_event_detach(u32 id, const void *file);
 int pp_event_attach(u32 id, const void *file);
 int pp_event_pause(u32 id, bool paused);
+int pp_event_set_trigger(u32 source, const u32 *targets, unsigned int nr,
+			 u64 count, u64 after);
+int pp_event_thaw(u32 id, bool rearm);
 void pp_events_release_file(const void *file);
 int pp_event_info(u32 id, const char *name, const void *file,
 		  struct pp_event_info *info,

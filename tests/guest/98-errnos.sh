@@ -116,6 +116,21 @@ row E58 EINVAL pp-mmap "$keep" 0 size 4096
 row E59 EINVAL pp-mmap "$keep" "$ncpus"
 row E60 ENOENT pp-mmap "$gone" 0 size 69632
 
+# Triggers.  None of the refusals leaves a trigger behind.
+many=$(awk -v k="$keep" 'BEGIN { for (i = 0; i < 65; i++) printf "%s%s", i ? "," : "", k }')
+row E73 EINVAL pp-ctl trigger keep "$keep" flags=0x8
+row E74 EINVAL pp-ctl trigger keep -
+row E75 EINVAL pp-ctl trigger keep "$many"
+row E76 ENOENT pp-ctl trigger 99999 "$keep"
+row E77 ENOENT pp-ctl trigger keep "$keep,99999"
+row E78 EFAULT pp-ctl trigger keep "$keep" bad-ptr
+row E79 EINVAL pp-ctl trigger keep "$keep" remove
+row E80 EINVAL pp-ctl trigger keep "$keep" size=32
+row E81 EPERM pp-ctl drop-caps trigger keep "$keep"
+row E82 EINVAL pp-ctl trigger keep - flags=0x3
+row E83 ENOENT pp-ctl trigger keep - flags=0x2
+check_eq "refused triggers leave none behind" "" "$(pp_stat keep trigger)"
+
 kill $holder
 wait $holder
 pp-ctl destroy keep destroy late >/dev/null

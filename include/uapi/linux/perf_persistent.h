@@ -227,6 +227,8 @@ struct perf_persistent_create {
 #define PERF_PERSISTENT_STATE_ATTACHED	(1U << 0)	/* owned by some fd */
 #define PERF_PERSISTENT_STATE_OWNED	(1U << 1)	/* ... by this fd */
 #define PERF_PERSISTENT_STATE_PAUSED	(1U << 2)
+#define PERF_PERSISTENT_STATE_FROZEN	(1U << 3)	/* by a trigger */
+#define PERF_PERSISTENT_STATE_TRIGGER	(1U << 4)	/* has a trigger */
 
 /**
  * struct perf_persistent_cpu_stats - one CPU's buffer and counter
@@ -318,6 +320,51 @@ struct perf_persistent_list {
 
 #define PERF_PERSISTENT_LIST_SIZE_VER0		24
 
+/* perf_persistent_trigger::flags: at most one */
+#define PERF_PERSISTENT_TRIGGER_REMOVE	(1U << 0)	/* remove @source's trigger */
+#define PERF_PERSISTENT_TRIGGER_REARM	(1U << 1)	/* arm it again, thaw its targets */
+#define PERF_PERSISTENT_TRIGGER_THAW	(1U << 2)	/* @source stores records again */
+#define PERF_PERSISTENT_TRIGGER_FLAGS	(PERF_PERSISTENT_TRIGGER_REMOVE | \
+					 PERF_PERSISTENT_TRIGGER_REARM | \
+					 PERF_PERSISTENT_TRIGGER_THAW)
+
+/**
+ * struct perf_persistent_trigger - argument of PERF_PERSISTENT_IOC_TRIGGER
+ * @size:	sizeof(struct perf_persistent_trigger)
+ * @flags:	0 to set a trigger, or one PERF_PERSISTENT_TRIGGER_* verb on
+ *		@source (then @nr_targets, @targets, @count, @after are 0)
+ * @source:	the id of the event whose records fire the trigger
+ * @nr_targets:	number of ids at @targets, 1 to PERF_PERSISTENT_TRIGGER_MAX
+ * @targets:	user pointer to @nr_targets __u32 event ids: the events the
+ *		trigger freezes (@source may be among them)
+ * @count:	fire on the @count-th record of @source after arming (0: 1)
+ * @after:	each target stores this many more records after the trigger
+ *		fired, then freezes (0: at once)
+ *
+ * An event has at most one trigger; setting one replaces the last.  A
+ * trigger is armed when set.  When it fires, every target freezes: it
+ * stops storing records (dropped and counted, as while paused) so that
+ * its history is kept, and INFO shows PERF_PERSISTENT_STATE_FROZEN.  The
+ * trigger then stays fired until REARM (its count starts again, and its
+ * targets thaw); THAW thaws one event.  PAUSE and RESUME are apart: a
+ * reader may pause a frozen event to read it and resume it, and it stays
+ * frozen.  The targets are the events named when the trigger is set; the
+ * trigger goes with @source.  REARM of an event without a trigger, like
+ * any verb on an unknown event, fails with ENOENT.
+ */
+struct perf_persistent_trigger {
+	__u32	size;
+	__u32	flags;
+	__u32	source;
+	__u32	nr_targets;
+	__u64	targets;
+	__u64	count;
+	__u64	after;
+};
+
+#define PERF_PERSISTENT_TRIGGER_SIZE_VER0	40
+#define PERF_PERSISTENT_TRIGGER_MAX		64
+
 #define PERF_PERSISTENT_IOC_MAGIC	0xb9
 
 /*
@@ -355,5 +402,8 @@ struct perf_persistent_list {
 /* List event ids; the argument is struct perf_persistent_list. */
 #define PERF_PERSISTENT_IOC_LIST	\
 	_IOWR(PERF_PERSISTENT_IOC_MAGIC, 8, struct perf_persistent_list)
+/* Set or remove a trigger; the argument is struct perf_persistent_trigger. */
+#define PERF_PERSISTENT_IOC_TRIGGER	\
+	_IOW(PERF_PERSISTENT_IOC_MAGIC, 9, struct perf_persistent_trigger)
 
 #endif /* _UAPI_LINUX_PERF_PERSISTENT_H */

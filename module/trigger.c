@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: triggers and the freezing of their targets
+ *
+ * The state machine of one target (struct pp_freeze):
+ *
+ *   storing --trigger fires, after 0--------------------> frozen
+ *   storing --trigger fires, after M--> counting --M records stored--^
+ *   frozen/counting --RESUME (thaw)--> storing
+ *
+ * and of one trigger: armed --count-th record of its source--> fired,
+ * fired --RESUME of the source (rearm)--> armed.  Every transition but
+ * thaw and rearm runs in the record path: any context, NMI included, on
+ * any CPU at once; they use atomics and cmpxchg() only.
+ */
+
+#include <linux/atomic.h>
+
+#include "perf_persistent/trigger.h"
+
+/**
+ * pp_freeze_now - stop storing records
+ * @f: the target
+ * @now: the time of the freeze (local_clock())
+ *
+ * Any context.  Only the first of racing callers records the time and
+ * counts the freeze.
+ */
+void pp_freeze_now(struct pp_freeze *f, u64 now)
+{
+	WRITE_ONCE(f->counting, 0);
+	if (cmpxchg(&f->frozen, 0, 1))
+		return;
+	WRITE_ONCE(f->time, now);
+	atomic64_inc(&f->freezes);
+}
+
+/**
+ * pp_freeze_after - freeze after @after more records are stored
+ * @f: the target
+ * @after: records still stored; 0 freezes at once
+ * @now: the time, for a freeze at once
+ *
+ * Any context.  A target counting down already starts again from @after.
+ */
+void pp_freeze_after(struct pp_freeze *f, u64 after, u64 now)
+{
+	if (!after) {
+		pp_freeze_now(f, now);
+		return;
+	}
+	atomic64_set(&f->left, after);
+	/* The count before the flag: pairs with pp_freeze_stored(). */
+	smp_store_release(&f->counting, 1);
+}
+
+/**
+ * pp_freeze_stored - the target stored a record
+ * @f: the target
+ * @now: the time, should this record be the last
+ *
+ * Any context, after each record stored: counts down a target that is
+ * counting, and freezes it after its last record.
+ */
+void pp_freeze_stored(struct pp_freeze *f, u64 now)
+{
+	/* The flag before the count: pairs with pp_freeze_after(). */
+	if (likely(!smp_load_acquire(&f->counting)))
+		return;
+	if (atomic64_dec_return(&f->left) <= 0)
+		pp_freeze_now(f, now);
+}
+
+/**
+ * pp_freeze_thaw - store records again
+ * @f: the target
+ *
+ * Process context, registry lock held (no other thaw runs).
+ */
+void pp_freeze_thaw(struct pp_freeze *f)
+{
+	WRITE_ONCE(f->counting, 0);
+	WRITE_ONCE(f->frozen, 0);
+}
+
+/**
+ * pp_trigger_hit - the trigger's source stored a record
+ * @t: the trigger
+ * @now: the time (local_clock())
+ *
+ * Any context.  Fires on the count-th record since arming, once: every
+ * target freezes, or starts counting down its post-trigger records.
+ *
+ * Return: true if this record fired it.
+ */
+bool pp_trigger_hit(struct pp_trigger *t, u64 now)
+{
+	unsigned int i;
+
+	/* Past the count: fired already, nothing to do but not to wrap. */
+	if (atomic64_read(&t->hits) >= t->count)
+		return false;
+	if (atomic64_inc_return(&t->hits) != t->count)
+		return false;
+	for (i = 0; i < t->nr; i++)
+		pp_freeze_after(t->targets[i].freeze, t->after, now);
+	return true;
+}
+
+/**
+ * pp_trigger_fired - has the trigger fired since it was armed?
+ * @t: the trigger
+ */
+bool pp_trigger_fired(struct pp_trigger *t)
+{
+	return atomic64_read(&t->hits) >= t->count;
+}
+
+/**
+ * pp_trigger_rearm - arm the trigger again and thaw its targets
+ * @t: the trigger
+ *
+ * Process context, registry lock held.
+ */
+void pp_trigger_rearm(struct pp_trigger *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr; i++)
+		pp_freeze_thaw(t->targets[i].freeze);
+	atomic64_set(&t->hits, 0);
+}

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Triggers: an event's records freeze others (PERF_PERSISTENT_IOC_TRIGGER,
+# perf persistent trigger).  An injected MCE freezes a sched_switch event:
+# its history stops at the freeze while other events go on; reading it
+# does not thaw it; resume of the source re-arms and thaws; --count,
+# --after, --freeze-all, --remove; a trigger on itself stores its count; a
+# target destroyed under a trigger, and the source destroyed, leave
+# nothing behind.  The errnos are
+# rows E73-E83 of 98-errnos.
+. ./lib.sh
+
+pp_load
+perf persistent create -d -n sw -m 64K --no-comm sched:sched_switch >/dev/null
+perf persistent create -d -n cs -m 64K --no-comm context-switches >/dev/null
+pp_wait_stat sw written 1
+
+out=$(perf persistent trigger mce_record --freeze sw)
+check_match "trigger: set" "^mce_record: freezes 1 event on its record 1, after 0 more records each$" "$out"
+check_match "info: the trigger, armed" "^trigger: +freezes sw on record 1, after 0 more records each; armed$" \
+	"$(perf persistent info mce_record)"
+check_eq "sysfs: the trigger" "targets=$(pp_stat sw id) count=1 after=0 fired=0" "$(pp_stat mce_record trigger)"
+check_eq "not frozen yet" detached "$(pp_stat sw state)"
+
+# ---- an MCE freezes sw ----------------------------------------------------
+pp_inject_mce 0 0xbe00000000800400 2
+check "the MCE froze sw" pp_wait_stat sw freezes 1
+check_eq "sw: state frozen" "detached frozen" "$(pp_stat sw state)"
+check_match "list: frozen" " sw +sched:sched_switch +detached,frozen " "$(perf persistent list)"
+check_match "info: fired" "^trigger: .*; fired$" "$(perf persistent info mce_record)"
+check_match "info of sw: when it froze" "^frozen: +at [0-9]+\.[0-9]{6} \(frozen 1 times\)$" \
+	"$(perf persistent info sw)"
+w=$(pp_stat sw written)
+d=$(pp_stat sw dropped)
+c=$(pp_stat cs written)
+check "frozen: sw drops what comes" pp_wait_stat sw dropped $((d + 10))
+check_eq "frozen: sw stores nothing" "$w" "$(pp_stat sw written)"
+check "the other events go on" pp_wait_stat cs written $((c + 10))
+# The history ends at the freeze (give or take a record another CPU was
+# storing as it froze: 10 ms).
+newest=$(perf persistent script --newest-first sw | sed -n 1p | awk '{ sub(":", "", $4); print $4 }')
+at=$(pp_stat sw frozen_at)
+check "the newest record of sw is no later than the freeze ($newest s, $at ns)" \
+	awk -v n="$newest" -v a="$at" 'BEGIN { exit !(n * 1e9 <= a + 1e7) }'
+check_eq "script does not thaw it" "detached frozen" "$(pp_stat sw state)"
+
+# ---- RESUME of the source: re-armed, sw thawed ----------------------------
+check_match "resume mce_record" "^resumed mce_record$" "$(perf persistent resume mce_record)"
+check_eq "sw thawed" detached "$(pp_stat sw state)"
+check "sw stores again" pp_wait_stat sw written $((w + 1))
+check_match "re-armed" "; armed$" "$(perf persistent info mce_record | grep ^trigger)"
+
+# ---- --count 2 ------------------------------------------------------------
+perf persistent trigger mce_record --freeze sw --count 2 >/dev/null
+m=$(pp_stat mce_record written)
+pp_inject_mce 0 0xbe00000000800400 2
+pp_wait_stat mce_record written $((m + 1))
+check_eq "--count 2: the first MCE does not fire" 1 "$(pp_stat sw freezes)"
+pp_inject_mce 0 0xbe00000000800400 2
+check "--count 2: the second does" pp_wait_stat sw freezes 2
+perf persistent resume mce_record >/dev/null
+
+# ---- --after 50: sw keeps 50 more records --------------------------------
+perf persistent trigger mce_record --freeze sw --after 50 >/dev/null
+w=$(pp_stat sw written)
+pp_inject_mce 0 0xbe00000000800400 2
+check "--after 50: sw froze" pp_wait_stat sw freezes 3
+check "--after 50: at least 50 records stored after the trigger" \
+	test "$(pp_stat sw written)" -ge $((w + 50))
+perf persistent resume mce_record >/dev/null
+
+# ---- --freeze-all ---------------------------------------------------------
+out=$(perf persistent trigger mce_record --freeze-all)
+check_match "--freeze-all: every other event" "^mce_record: freezes 2 events " "$out"
+pp_inject_mce 0 0xbe00000000800400 2
+check "--freeze-all: cs froze" pp_wait_stat cs freezes 1
+check "--freeze-all: sw froze" pp_wait_stat sw freezes 4
+check_eq "--freeze-all: not the source" detached "$(pp_stat mce_record state)"
+perf persistent resume mce_record >/dev/null
+
+# ---- --remove -------------------------------------------------------------
+check_match "--remove" "^mce_record: no trigger$" "$(perf persistent trigger mce_record --remove)"
+check_eq "removed: sysfs empty" "" "$(pp_stat mce_record trigger)"
+m=$(pp_stat mce_record written)
+pp_inject_mce 0 0xbe00000000800400 2
+pp_wait_stat mce_record written $((m + 1))
+check_eq "removed: an MCE freezes nothing" "4 1" "$(pp_stat sw freezes) $(pp_stat cs freezes)"
+
+# ---- a trigger on itself: exactly its count ------------------------------
+perf persistent pause sw >/dev/null
+perf persistent trigger sw --freeze sw --count 100 >/dev/null
+w=$(pp_stat sw written)
+perf persistent resume sw >/dev/null
+check "self: froze" pp_wait_stat sw freezes 5
+# Its 100th record froze it; a record another CPU was storing meanwhile
+# may follow (KUnit counts exactly).
+n=$(($(pp_stat sw written) - w))
+ncpus=$(grep -c ^processor /proc/cpuinfo)
+check "self: 100 records stored, and at most one per other CPU ($n)" \
+	test "$n" -ge 100 -a "$n" -le $((100 + ncpus - 1))
+
+# ---- lifetimes -------------------------------------------------------------
+perf persistent trigger sw --remove >/dev/null
+perf persistent resume sw >/dev/null
+perf persistent trigger mce_record --freeze sw,cs >/dev/null
+check_match "a target destroyed under a trigger" "destroyed cs" "$(perf persistent destroy cs)"
+m=$(pp_stat mce_record written)
+pp_inject_mce 0 0xbe00000000800400 2
+check "the trigger fires on the rest" pp_wait_stat sw freezes 6
+perf persistent destroy mce_record >/dev/null
+check_eq "the source destroyed: sw lives on" "detached frozen" "$(pp_stat sw state)"
+perf persistent destroy sw >/dev/null
+check_eq "every event gone" "" "$(ls "$PP_SYS/events")"
+check "the module unloads" pp_unload
+check "kernel log clean" pp_log_clean
+
+done_testing
