@@ -7,7 +7,8 @@
  * PERF_PERSISTENT_CREATE_DETACHED, or attached, is destroyed when the file
  * is released.  Structs carry their size and are copied with
  * copy_struct_from_user(), so they can grow.  mmap() maps one CPU's buffer
- * of an event read-only.
+ * of an event read-only.  A file that watches events (notify.c) is read
+ * and polled for notices of incidents.
  *
  * All of it runs in process context; the event layer does the locking.
  */
@@ -32,6 +33,7 @@
 #include "perf_persistent/compat.h"
 #include "perf_persistent/control.h"
 #include "perf_persistent/event.h"
+#include "perf_persistent/notify.h"
 
 /*
  * Copy a struct that starts with its u32 size: sizes below @ver0 are
@@ -288,6 +290,8 @@ static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pp_ioc_create(file, argp);
 	case PERF_PERSISTENT_IOC_TRIGGER:
 		return pp_ioc_trigger(argp);
+	case PERF_PERSISTENT_IOC_WATCH:
+		return arg > U32_MAX ? -ENOENT : pp_notify_watch(file, arg);
 	case PERF_PERSISTENT_IOC_DESTROY:
 		return pp_event_destroy(id, file);
 	case PERF_PERSISTENT_IOC_DETACH:
@@ -386,16 +390,36 @@ err_put:
 }
 
 /* Closing the file destroys the events it owns; open took nothing else. */
+/*
+ * misc_open() left the miscdevice in private_data; here it is the file's
+ * watcher (notify.c), none yet.
+ */
+static int pp_open(struct inode *inode, struct file *file)
+{
+	file->private_data = NULL;
+	return nonseekable_open(inode, file);
+}
+
 static int pp_release(struct inode *inode, struct file *file)
 {
 	pp_events_release_file(file);
+	pp_notify_release(file);
 	return 0;
+}
+
+static ssize_t pp_read(struct file *file, char __user *buf, size_t len,
+		       loff_t *pos)
+{
+	return pp_notify_read(file, buf, len);
 }
 
 static const struct file_operations pp_fops = {
 	.owner		= THIS_MODULE,
-	.open		= nonseekable_open,
+	.open		= pp_open,
 	.release	= pp_release,
+	.read		= pp_read,
+	.poll		= pp_notify_poll,
+	.fasync		= pp_notify_fasync,
 	.unlocked_ioctl	= pp_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.mmap		= pp_mmap,

@@ -58,6 +58,7 @@
 
 #include "perf_persistent/buffer.h"
 #include "perf_persistent/event.h"
+#include "perf_persistent/notify.h"
 #include "perf_persistent/pmu.h"
 #include "perf_persistent/reader.h"
 #include "perf_persistent/sysfs.h"
@@ -91,8 +92,14 @@ static void pp_event_trigger_hit(struct pp_event *ev)
 
 	rcu_read_lock();
 	trig = rcu_dereference(ev->trigger);
-	if (trig)
-		pp_trigger_hit(trig, local_clock());
+	if (trig) {
+		u64 now = local_clock();
+
+		if (pp_trigger_hit(trig, now)) {
+			WRITE_ONCE(ev->fired_time, now);
+			irq_work_queue(&ev->fired_work);
+		}
+	}
 	rcu_read_unlock();
 }
 
@@ -256,9 +263,34 @@ static void pp_event_release_counters(struct pp_event *ev)
 	mutex_unlock(&ev->sync_lock);
 }
 
+/* The waiters' irq_works: hardirq context (a thread on RT). */
+static void pp_event_froze_notify(struct irq_work *work)
+{
+	struct pp_event *ev = container_of(work, struct pp_event, froze_work);
+
+	pp_notify_post(ev->entry.id, PERF_PERSISTENT_NOTICE_FROZE,
+		       READ_ONCE(ev->freeze.time));
+}
+
+static void pp_event_fired_notify(struct irq_work *work)
+{
+	struct pp_event *ev = container_of(work, struct pp_event, fired_work);
+
+	pp_notify_post(ev->entry.id, PERF_PERSISTENT_NOTICE_FIRED,
+		       READ_ONCE(ev->fired_time));
+}
+
 static void pp_event_free(struct pp_event *ev)
 {
 	unsigned int cpu;
+
+	/*
+	 * Nothing freezes it or fires its trigger any more (its handlers are
+	 * gone, and so are the triggers that held it): wait for a notice
+	 * being posted.
+	 */
+	irq_work_sync(&ev->froze_work);
+	irq_work_sync(&ev->fired_work);
 
 	for_each_possible_cpu(cpu) {
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
@@ -434,6 +466,9 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	}
 	mutex_init(&ev->sync_lock);
 	INIT_WORK(&ev->sync_work, pp_event_sync_work);
+	init_irq_work(&ev->froze_work, pp_event_froze_notify);
+	init_irq_work(&ev->fired_work, pp_event_fired_notify);
+	ev->freeze.notify = &ev->froze_work;
 	if (strscpy(ev->entry.name, spec->name, sizeof(ev->entry.name)) < 0) {
 		ret = -EINVAL;
 		goto err_free;

@@ -23,8 +23,8 @@
  * @f: the target
  * @now: the time of the freeze (local_clock())
  *
- * Any context.  Only the first of racing callers records the time and
- * counts the freeze.
+ * Any context.  Only the first of racing callers records the time,
+ * counts the freeze and tells the waiters.
  */
 void pp_freeze_now(struct pp_freeze *f, u64 now)
 {
@@ -33,6 +33,8 @@ void pp_freeze_now(struct pp_freeze *f, u64 now)
 		return;
 	WRITE_ONCE(f->time, now);
 	atomic64_inc(&f->freezes);
+	if (f->notify)
+		irq_work_queue(f->notify);
 }
 
 /**

@@ -16,7 +16,7 @@
  *                comm-no-id (without)
  *                bad-attr bad-struct cmd-size=N (the command's size bits, as
  *                a program built with a struct of N bytes computes it)
- *   destroy|detach|attach|pause|resume X     X: an id or a name
+ *   destroy|detach|attach|pause|resume|watch X     X: an id or a name
  *   info X            prints key=value lines
  *   list              prints the ids
  *   info-raw X size=N|reserved|bad-stats|cmd-size=N  INFO, doctored
@@ -494,6 +494,8 @@ int main(int argc, char **argv)
 			id_cmd(c, PERF_PERSISTENT_IOC_PAUSE, x);
 		else if (!strcmp(c, "resume"))
 			id_cmd(c, PERF_PERSISTENT_IOC_RESUME, x);
+		else if (!strcmp(c, "watch"))
+			id_cmd(c, PERF_PERSISTENT_IOC_WATCH, x);
 		else if (!strcmp(c, "info"))
 			cmd_info(x);
 		else if (!strcmp(c, "list-raw"))

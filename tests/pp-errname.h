@@ -29,6 +29,7 @@ static inline const char *errname(int e)
 	case ENOMEM: return "ENOMEM";
 	case ENODEV: return "ENODEV";
 	case ESRCH: return "ESRCH";
+	case EAGAIN: return "EAGAIN";
 	}
 	snprintf(buf, sizeof(buf), "errno%d", e);
 	return buf;

@@ -66,6 +66,8 @@ static const int create_errnos[] = { EFAULT, EINVAL, E2BIG, EEXIST, EOPNOTSUPP,
 static const int id_errnos[] = { ENOENT, EBUSY, EALREADY, 0 };
 static const int info_errnos[] = { EFAULT, EINVAL, E2BIG, ENOENT, ENOMEM, 0 };
 static const int list_errnos[] = { EFAULT, EINVAL, E2BIG, ENOMEM, 0 };
+static const int trigger_errnos[] = { EFAULT, EINVAL, E2BIG, ENOENT, ENOMEM, 0 };
+static const int watch_errnos[] = { ENOENT, ENOMEM, 0 };
 
 static void check(const char *op, int ret, const int *allowed, unsigned int it)
 {
@@ -135,7 +137,39 @@ int main(int argc, char **argv)
 		unsigned long arg;
 		int ret;
 
-		switch (rnd() % 9) {
+		switch (rnd() % 11) {
+		case 9: {	/* TRIGGER: random ids, never the events from before */
+			struct perf_persistent_trigger *t = (void *)buf;
+			unsigned int *ids = (void *)(page + 2048), j, n = rnd() % 70;
+
+			fill(buf, 512);
+			t->size = rnd() % 3 ? sizeof(*t) : sizes[rnd() % 15];
+			t->flags = rnd() % 2 ? 0 : rnd() % 3 ? 1U << (rnd() % 3) : rnd();
+			t->source = rnd() % 80;
+			t->nr_targets = rnd() % 4 ? n : rnd();
+			for (j = 0; j < n; j++)
+				ids[j] = rnd() % 80;
+			for (j = 0; j < nb; j++) {
+				unsigned int k;
+
+				if (t->source == before[j])
+					t->source += 100000;
+				for (k = 0; k < n; k++)
+					if (ids[k] == before[j])
+						ids[k] += 100000;
+			}
+			t->targets = (unsigned long)bad_or(ids);
+			t->count = rnd() % 3;
+			t->after = rnd() % 3;
+			ret = ioctl(fd, PERF_PERSISTENT_IOC_TRIGGER, bad_or(t));
+			check("TRIGGER", ret, trigger_errnos, it);
+			break;
+		}
+		case 10:	/* WATCH */
+			ret = ioctl(fd, PERF_PERSISTENT_IOC_WATCH,
+				    rnd() % 2 ? rnd() % 80 : ((unsigned long)rnd() << 32 | rnd()));
+			check("WATCH", ret, watch_errnos, it);
+			break;
 		case 0:
 		case 1: {	/* CREATE: mutated valid struct and attr */
 			memset(page, 0, 4096);
@@ -209,9 +243,9 @@ int main(int argc, char **argv)
 		default: {	/* unknown commands: ENOTTY, never anything else */
 			static const int enotty[] = { ENOTTY, 0 };
 			unsigned long cmd = rnd() % 2 ? _IOC(rnd() % 4, PERF_PERSISTENT_IOC_MAGIC,
-							      9 + rnd() % 200, rnd() % 512) : rnd();
+							      11 + rnd() % 200, rnd() % 512) : rnd();
 
-			if (_IOC_TYPE(cmd) == PERF_PERSISTENT_IOC_MAGIC && _IOC_NR(cmd) <= 8)
+			if (_IOC_TYPE(cmd) == PERF_PERSISTENT_IOC_MAGIC && _IOC_NR(cmd) <= 10)
 				break;
 			ret = ioctl(fd, cmd, bad_or(page));
 			check("unknown ioctl", ret, enotty, it);

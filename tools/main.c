@@ -10,11 +10,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "perf-persistent.h"
@@ -787,6 +789,144 @@ out:
 	return ret;
 }
 
+/* wait's exit status when the timeout passed first, as timeout(1)'s. */
+#define PP_EXIT_TIMEOUT	124
+
+/* Print one notice of the watched events @ids, named @names. */
+static void print_notice(const struct perf_persistent_notice *n,
+			 const unsigned int *ids, char names[][PERF_PERSISTENT_NAME_MAX],
+			 int nr)
+{
+	const char *name = "?";
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (ids[i] == n->id)
+			name = names[i];
+	if (n->what == PERF_PERSISTENT_NOTICE_LOST) {
+		printf("%llu notices lost\n", (unsigned long long)n->time);
+		return;
+	}
+	printf("%s %s at %llu.%06llu\n", name,
+	       n->what == PERF_PERSISTENT_NOTICE_FIRED ? "fired its trigger" : "froze",
+	       (unsigned long long)(n->time / 1000000000ULL),
+	       (unsigned long long)(n->time % 1000000000ULL / 1000));
+}
+
+/* Run @cmd, wait for it; its exit status (128 + signal if killed). */
+static int run_command(char **cmd)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return pp_error("cannot run %s: %s", cmd[0], strerror(errno));
+	if (!pid) {
+		execvp(cmd[0], cmd);
+		pp_error("cannot run %s: %s", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return pp_error("waiting for %s: %s", cmd[0], strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int cmd_wait(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "timeout", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char names[PERF_PERSISTENT_TRIGGER_MAX][PERF_PERSISTENT_NAME_MAX];
+	unsigned int ids[PERF_PERSISTENT_TRIGGER_MAX];
+	struct perf_persistent_notice notices[16];
+	int c, fd, i, nr = 0, k, timeout_ms = -1, ready = 0;
+	char **cmd = NULL, *end;
+	double secs;
+	ssize_t len;
+
+	/* NAME... [-- CMD]: the command is not ours to parse. */
+	for (k = 1; k < argc; k++)
+		if (!strcmp(argv[k], "--")) {
+			cmd = argv + k + 1;
+			argc = k;
+			break;
+		}
+	if (cmd && !*cmd)
+		return usage_error("no command after --");
+	while ((c = next_opt(argc, argv, "", opts)) != -1) {
+		if (c != 't')
+			return PP_EXIT_USAGE;
+		errno = 0;
+		secs = strtod(optarg, &end);
+		if (errno || end == optarg || *end || secs < 0 || secs > INT_MAX / 1000)
+			return usage_error("bad timeout '%s' (seconds)", optarg);
+		timeout_ms = (int)(secs * 1000);
+	}
+	if (want_args(argc, argv, 1, PERF_PERSISTENT_TRIGGER_MAX))
+		return PP_EXIT_USAGE;
+	fd = ctl_open(false);
+	if (fd < 0)
+		return 1;
+	/* Watch first, then look: a freeze in between is not missed. */
+	for (i = optind; i < argc; i++, nr++) {
+		struct pp_event_desc d;
+
+		if (ctl_lookup(fd, argv[i], &d))
+			goto fail;
+		ids[nr] = d.info.id;
+		snprintf(names[nr], sizeof(names[nr]), "%s", d.info.name);
+		ctl_desc_free(&d);
+		if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_WATCH, ids[nr])) {
+			pp_error("%s: watching it: %s", argv[i], strerror(errno));
+			goto fail;
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		struct pp_event_desc d;
+
+		if (!ctl_describe(fd, ids[i], NULL, &d)) {
+			if (d.info.state & PERF_PERSISTENT_STATE_FROZEN) {
+				printf("%s is frozen\n", names[i]);
+				ready = 1;
+			}
+			ctl_desc_free(&d);
+		}
+	}
+	if (!ready) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		printf("waiting for %s%s\n", names[0], nr > 1 ? " and more" : "");
+		fflush(stdout);
+		do {
+			c = poll(&p, 1, timeout_ms);
+		} while (c < 0 && errno == EINTR);
+		if (c < 0) {
+			pp_error("waiting: %s", strerror(errno));
+			goto fail;
+		}
+		if (!c) {
+			printf("timed out\n");
+			close(fd);
+			return PP_EXIT_TIMEOUT;
+		}
+		len = read(fd, notices, sizeof(notices));
+		if (len < 0) {
+			pp_error("reading the notices: %s", strerror(errno));
+			goto fail;
+		}
+		for (i = 0; i < (int)(len / sizeof(notices[0])); i++)
+			print_notice(&notices[i], ids, names, nr);
+	}
+	close(fd);
+	return cmd ? run_command(cmd) : 0;
+fail:
+	close(fd);
+	return 1;
+}
+
 static int cmd_attach(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1007,6 +1147,10 @@ static const struct verb verbs[] = {
 	{ "resume", cmd_resume, "NAME...",
 	  "store records again; thaw a frozen event; re-arm the event's\n"
 	  "    trigger and thaw what it froze" },
+	{ "wait", cmd_wait, "[--timeout S] NAME... [-- CMD [ARG...]]",
+	  "wait until one of the events freezes or its trigger fires (now, if\n"
+	  "    one is frozen), print what happened, then run CMD and exit with its\n"
+	  "    status, or exit 0; 124 when S seconds passed first" },
 	{ "trigger", cmd_trigger,
 	  "NAME --freeze TARGET[,TARGET...]|--freeze-all [--count N] [--after M] | NAME --remove",
 	  "make NAME's records freeze other events, keeping the history that\n"

@@ -95,6 +95,9 @@ struct pp_cpu {
  * @freeze: whether triggers let it store records (trigger.h)
  * @trigger: its trigger, or NULL: set under the registry lock, read by
  *	the record path under RCU
+ * @froze_work: tells the watching files that it froze (@freeze.notify)
+ * @fired_work: tells them that its trigger fired, at @fired_time
+ * @fired_time: when the trigger last fired
  * @alias: "id=<id>,period=1": the events/<name> alias
  * @alias_attr: the events/<name> sysfs attribute
  * @kobj: the instances/<name>/ directory
@@ -112,6 +115,9 @@ struct pp_event {
 	bool				paused;
 	struct pp_freeze		freeze;
 	struct pp_trigger __rcu		*trigger;
+	struct irq_work			froze_work;
+	struct irq_work			fired_work;
+	u64				fired_time;
 	char				alias[48];
 	struct perf_pmu_events_attr	alias_attr;
 	struct kobject			*kobj;

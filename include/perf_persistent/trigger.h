@@ -14,6 +14,7 @@
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
+#include <linux/irq_work.h>
 #include <linux/types.h>
 
 /**
@@ -24,6 +25,7 @@
  * @left: records still to store while @counting
  * @time: local_clock() when it last froze
  * @freezes: times it froze
+ * @notify: queued when it freezes (the event's waiters), or NULL
  *
  * The targets of a trigger have one each.  @frozen and @counting are ints
  * for cmpxchg() and release/acquire, which every context may use.
@@ -34,6 +36,7 @@ struct pp_freeze {
 	atomic64_t	left;
 	u64		time;
 	atomic64_t	freezes;
+	struct irq_work	*notify;
 };
 
 /**

@@ -77,7 +77,7 @@ expect E2BIG create b sw=1 detached size=128 tail cmd-size=128
 expect "OK id=$(($(pp_stat keep id) + 4))" create b sw=1 detached cmd-size=0
 expect OK info-raw "$(pp_stat keep id)" cmd-size=128
 expect OK list-raw cmd-size=64
-expect ENOTTY ioctl 0xc040b909
+expect ENOTTY ioctl 0xc040b920
 
 # Ownership.
 expect EALREADY detach keep
@@ -90,7 +90,7 @@ check_grep "(and detach it again)" "^detach keep: OK$" /tmp/out
 
 # Unknown ioctls.
 expect ENOTTY ioctl 0
-expect ENOTTY ioctl 0xb909
+expect ENOTTY ioctl 0xb920
 expect ENOTTY ioctl 0x2400
 
 # Without CAP_PERFMON / CAP_SYS_ADMIN: EPERM for every verb that changes.

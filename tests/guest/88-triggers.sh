@@ -6,8 +6,9 @@
 # does not thaw it; resume of the source re-arms and thaws; --count,
 # --after, --freeze-all, --remove; a trigger on itself stores its count; a
 # target destroyed under a trigger, and the source destroyed, leave
-# nothing behind.  The errnos are
-# rows E73-E83 of 98-errnos.
+# nothing behind.  Waiting: perf persistent wait, and poll, read and SIGIO
+# to a process group (tests/pp-notify.c).  The errnos are
+# rows E73-E87 of 98-errnos.
 . ./lib.sh
 
 pp_load
@@ -99,8 +100,44 @@ ncpus=$(grep -c ^processor /proc/cpuinfo)
 check "self: 100 records stored, and at most one per other CPU ($n)" \
 	test "$n" -ge 100 -a "$n" -le $((100 + ncpus - 1))
 
-# ---- lifetimes -------------------------------------------------------------
+# ---- waiting: perf persistent wait, poll, read and SIGIO ------------------
 perf persistent trigger sw --remove >/dev/null
+perf persistent resume sw >/dev/null
+perf persistent trigger mce_record --freeze sw >/dev/null
+sw_id=$(pp_stat sw id)
+rm -f /tmp/ran
+perf persistent wait --timeout 120 sw -- sh -c 'echo ran >/tmp/ran' >/tmp/wait 2>&1 &
+wp=$!
+perf persistent wait --timeout 120 mce_record >/tmp/wait2 2>&1 &
+wp2=$!
+pp-notify "$sw_id" >/tmp/notify 2>&1 &
+np=$!
+pp_wait_grep '^waiting for sw' /tmp/wait
+pp_wait_grep '^waiting for mce_record' /tmp/wait2
+pp_wait_grep '^armed' /tmp/notify
+pp_inject_mce 0 0xbe00000000800400 2
+wait $wp
+check_eq "wait -- CMD: exits with the command's status" 0 $?
+check_eq "wait -- CMD: the command ran" ran "$(cat /tmp/ran 2>/dev/null)"
+check_grep "wait: says what froze, and when" "^sw froze at [0-9]+\.[0-9]{6}$" /tmp/wait
+wait $wp2
+check_eq "wait on a source: exits 0" 0 $?
+check_grep "wait on a source: its trigger fired" "^mce_record fired its trigger at " /tmp/wait2
+wait $np
+check_eq "pp-notify: both processes got SIGIO" 0 $?
+sed 's/^/# /' /tmp/notify
+check_grep "SIGIO to the owner's process group: the parent" "^parent: SIGIO$" /tmp/notify
+check_grep "SIGIO to the owner's process group: the child sharing the file" "^child: SIGIO$" /tmp/notify
+check_grep "poll: readable" "^poll: readable$" /tmp/notify
+check_grep "read: the notice, with the freeze's time" \
+	"^notice id=$sw_id what=1 time=$(pp_stat sw frozen_at)$" /tmp/notify
+check_grep "read: then nothing (O_NONBLOCK: EAGAIN)" "^again: EAGAIN$" /tmp/notify
+check_match "wait on a frozen event returns at once" "^sw is frozen$" "$(perf persistent wait sw)"
+perf persistent wait --timeout 0.5 cs >/dev/null
+check_eq "wait --timeout with nothing to wait for: 124" 124 $?
+
+# ---- lifetimes -------------------------------------------------------------
+perf persistent trigger mce_record --remove >/dev/null
 perf persistent resume sw >/dev/null
 perf persistent trigger mce_record --freeze sw,cs >/dev/null
 check_match "a target destroyed under a trigger" "destroyed cs" "$(perf persistent destroy cs)"

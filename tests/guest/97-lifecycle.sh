@@ -53,6 +53,29 @@ done
 check_eq "$cycles load/unload cycles with events and readers" "$cycles" "$done_cycles"
 check_eq "unload refused each time a user existed" $(((cycles + 9) / 10)) "$refused"
 
+# Triggers hold references to their targets: a cycle (ta -> tb, tb -> ta),
+# a trigger on itself, a target destroyed first, a source owned by a file
+# that closes, a watching file, and the unload with triggers still set
+# must free everything (kmemleak and the slab level below say so).
+pp_load events=
+pp-ctl create ta sw=0 period=200000 buffer=8192 detached \
+	create tb sw=0 period=200000 buffer=8192 detached \
+	create tc sw=0 period=200000 buffer=8192 detached \
+	trigger ta tb,tc trigger tb ta count=100000000 trigger tc tc after=3 >/tmp/trig
+check_eq "triggers: a cycle, a trigger on itself" 3 "$(grep -c '^trigger .*: OK$' /tmp/trig)"
+check "ta's records froze tb" pp_wait_stat tb freezes 1
+check "tc froze itself" pp_wait_stat tc freezes 1
+pp-ctl destroy tb >/dev/null
+: >/tmp/h
+pp-ctl create td sw=0 period=200000 buffer=8192 trigger td ta,tc after=2 watch 0 hold >/tmp/h &
+h=$!
+pp_wait_grep '^hold: OK' /tmp/h
+check "a trigger of an event a file owns" grep -q '^trigger td: OK$' /tmp/h
+kill $h
+wait $h
+check_eq "closed: its event and trigger are gone" "" "$(ls "$PP_SYS/events" | grep td)"
+check "unload with triggers set" pp_unload
+
 settle
 check "slab back to its starting level (+-2 MiB): $slab0 -> $(slab) kB" \
 	test $(($(slab) - slab0)) -lt 2048

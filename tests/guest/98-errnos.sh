@@ -71,7 +71,7 @@ row E41 EINVAL pp-ctl info-raw "$keep" reserved
 row E42 EFAULT pp-ctl info-raw "$keep" bad-stats
 row E43 EINVAL pp-ctl list-raw size=16
 row E44 EINVAL pp-ctl list-raw no-ids
-row E45 ENOTTY pp-ctl ioctl 0xb90a
+row E45 ENOTTY pp-ctl ioctl 0xb920
 
 # Readers (perf_event_open of the persistent PMU).
 pp-ctl create gone sw=3 detached >/dev/null
@@ -129,6 +129,10 @@ row E80 EINVAL pp-ctl trigger keep "$keep" size=32
 row E81 EPERM pp-ctl drop-caps trigger keep "$keep"
 row E82 EINVAL pp-ctl trigger keep - flags=0x3
 row E83 ENOENT pp-ctl trigger keep - flags=0x2
+row E84 ENOENT pp-ctl watch 99999
+row E85 EINVAL pp-notify "$keep" small
+row E86 EINVAL pp-notify 0 unwatched
+row E87 EAGAIN pp-notify "$keep" empty
 check_eq "refused triggers leave none behind" "" "$(pp_stat keep trigger)"
 
 kill $holder

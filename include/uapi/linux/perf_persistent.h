@@ -365,6 +365,32 @@ struct perf_persistent_trigger {
 #define PERF_PERSISTENT_TRIGGER_SIZE_VER0	40
 #define PERF_PERSISTENT_TRIGGER_MAX		64
 
+/* perf_persistent_notice::what */
+#define PERF_PERSISTENT_NOTICE_FROZE	1	/* @id froze */
+#define PERF_PERSISTENT_NOTICE_FIRED	2	/* @id's trigger fired */
+#define PERF_PERSISTENT_NOTICE_LOST	3	/* @time notices were lost */
+
+/**
+ * struct perf_persistent_notice - what read() of a watching control file
+ *	returns, one per incident
+ * @id:		the event
+ * @what:	PERF_PERSISTENT_NOTICE_*
+ * @time:	when, in the records' clock (local_clock(), see INFO's
+ *		clock_ns); for NOTICE_LOST, the number of notices lost
+ *		because the reader was slow (64 are held)
+ *
+ * A control file that watches events (PERF_PERSISTENT_IOC_WATCH) is
+ * readable (poll, epoll) while it holds notices; read() returns whole
+ * notices, blocking unless O_NONBLOCK (EAGAIN).  With O_ASYNC (fcntl
+ * F_SETFL) it sends SIGIO to its owner (F_SETOWN; a negative id is a
+ * process group: every process of a tree sharing the file).
+ */
+struct perf_persistent_notice {
+	__u32	id;
+	__u32	what;
+	__u64	time;
+};
+
 #define PERF_PERSISTENT_IOC_MAGIC	0xb9
 
 /*
@@ -405,5 +431,11 @@ struct perf_persistent_trigger {
 /* Set or remove a trigger; the argument is struct perf_persistent_trigger. */
 #define PERF_PERSISTENT_IOC_TRIGGER	\
 	_IOW(PERF_PERSISTENT_IOC_MAGIC, 9, struct perf_persistent_trigger)
+/*
+ * Watch an event (the ioctl argument: its id, or 0 for every event):
+ * this file receives a struct perf_persistent_notice when it freezes or
+ * its trigger fires.  Needs no capability.
+ */
+#define PERF_PERSISTENT_IOC_WATCH	_IO(PERF_PERSISTENT_IOC_MAGIC, 10)
 
 #endif /* _UAPI_LINUX_PERF_PERSISTENT_H */

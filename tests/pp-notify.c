@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pp-notify - wait for incidents through /dev/perf_persistent (notify.c)
+ *
+ *   pp-notify ID            watch event ID (0: every event), become the
+ *                           leader of a new process group, ask SIGIO for
+ *                           the group (F_SETOWN with its negative id),
+ *                           fork a child that keeps the file, print
+ *                           "armed"; then each process waits for SIGIO and
+ *                           prints "<parent|child>: SIGIO"; the parent
+ *                           polls, reads and prints each notice
+ *                           ("notice id=N what=W"), and a non-blocking
+ *                           read after them prints "again: EAGAIN"
+ *   pp-notify ID small      read into an 8-byte buffer (prints its errno)
+ *   pp-notify 0 unwatched   read a file that watches nothing (errno)
+ *   pp-notify ID empty      non-blocking read with no notice (errno)
+ *
+ * A process that gets no SIGIO in 120 s says so and fails.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_persistent.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pp-errname.h"
+
+/* Wait for SIGIO (blocked), at most 120 s. */
+static int wait_sigio(const char *who)
+{
+	struct timespec ts = { .tv_sec = 120 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGIO);
+	if (sigtimedwait(&set, NULL, &ts) != SIGIO) {
+		printf("%s: no SIGIO (%s)\n", who, errname(errno));
+		return 1;
+	}
+	printf("%s: SIGIO\n", who);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_persistent_notice n[8];
+	struct pollfd p;
+	unsigned int id;
+	sigset_t set;
+	pid_t child;
+	int fd, status, ret = 0;
+	ssize_t len, i;
+	char small[8];
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: pp-notify ID [small|unwatched|empty]\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	id = strtoul(argv[1], NULL, 0);
+	fd = open("/dev/perf_persistent", O_RDONLY);
+	if (fd < 0) {
+		printf("open: %s\n", errname(errno));
+		return 1;
+	}
+	if (argc > 2 && !strcmp(argv[2], "unwatched")) {
+		printf("read: %s\n", read(fd, n, sizeof(n)) < 0 ? errname(errno) : "OK");
+		return 0;
+	}
+	if (ioctl(fd, PERF_PERSISTENT_IOC_WATCH, id)) {
+		printf("watch: %s\n", errname(errno));
+		return 1;
+	}
+	if (argc > 2 && !strcmp(argv[2], "small")) {
+		printf("read: %s\n", read(fd, small, sizeof(small)) < 0 ? errname(errno) : "OK");
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[2], "empty")) {
+		fcntl(fd, F_SETFL, O_NONBLOCK);
+		printf("read: %s\n", read(fd, n, sizeof(n)) < 0 ? errname(errno) : "OK");
+		return 0;
+	}
+
+	/* SIGIO stays blocked: sigtimedwait() takes it. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGIO);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	setpgid(0, 0);
+	if (fcntl(fd, F_SETOWN, -getpgrp()) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC)) {
+		printf("async: %s\n", errname(errno));
+		return 1;
+	}
+	child = fork();
+	if (child < 0)
+		return 1;
+	if (!child)
+		return wait_sigio("child");
+	printf("armed\n");
+	ret |= wait_sigio("parent");
+	p = (struct pollfd){ .fd = fd, .events = POLLIN };
+	printf("poll: %s\n", poll(&p, 1, 0) == 1 && (p.revents & POLLIN) ? "readable" : "not readable");
+	len = read(fd, n, sizeof(n));
+	if (len < 0) {
+		printf("read: %s\n", errname(errno));
+		ret = 1;
+	}
+	for (i = 0; i < len / (ssize_t)sizeof(n[0]); i++)
+		printf("notice id=%u what=%u time=%llu\n", n[i].id, n[i].what,
+		       (unsigned long long)n[i].time);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	printf("again: %s\n", read(fd, n, sizeof(n)) < 0 ? errname(errno) : "OK");
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		ret = 1;
+	return ret;
+}
