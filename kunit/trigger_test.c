@@ -117,7 +117,7 @@ static void pp_trigger_test_rearm(struct kunit *test)
 }
 
 /*
- * A thaw of one target alone (RESUME of that event): it stores again, a
+ * A thaw of one target alone (THAW of that event): it stores again, a
  * countdown it was in is over, the trigger stays fired.
  */
 static void pp_trigger_test_thaw(struct kunit *test)

@@ -41,7 +41,7 @@
  * to each target, and is freed after the grace period that follows its
  * source's halt, before the owner references go (a trigger may hold the
  * last reference of another event).  The handler freezes targets with
- * atomics only; RESUME thaws under the registry lock.
+ * atomics only; THAW and REARM thaw under the registry lock.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -6,10 +6,10 @@
  *
  *   storing --trigger fires, after 0--------------------> frozen
  *   storing --trigger fires, after M--> counting --M records stored--^
- *   frozen/counting --RESUME (thaw)--> storing
+ *   frozen/counting --THAW (pp_freeze_thaw)--> storing
  *
  * and of one trigger: armed --count-th record of its source--> fired,
- * fired --RESUME of the source (rearm)--> armed.  Every transition but
+ * fired --REARM (pp_trigger_rearm)--> armed.  Every transition but
  * thaw and rearm runs in the record path: any context, NMI included, on
  * any CPU at once; they use atomics and cmpxchg() only.
  */
