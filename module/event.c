@@ -121,7 +121,9 @@ static void pp_event_overflow(struct perf_event *counter,
 	}
 	if (pp_record_sample(pc->buf, &ev->fmt, data, regs))
 		return;
-	pp_freeze_stored(&ev->freeze, local_clock());
+	/* The clock only for an event counting down to a freeze. */
+	if (pp_freeze_counting(&ev->freeze))
+		pp_freeze_stored(&ev->freeze, local_clock());
 	pp_reader_notify(pc);
 	if (unlikely(rcu_access_pointer(ev->trigger)))
 		pp_event_trigger_hit(ev);

@@ -66,8 +66,7 @@ void pp_freeze_after(struct pp_freeze *f, u64 after, u64 now)
  */
 void pp_freeze_stored(struct pp_freeze *f, u64 now)
 {
-	/* The flag before the count: pairs with pp_freeze_after(). */
-	if (likely(!smp_load_acquire(&f->counting)))
+	if (!pp_freeze_counting(f))
 		return;
 	if (atomic64_dec_return(&f->left) <= 0)
 		pp_freeze_now(f, now);

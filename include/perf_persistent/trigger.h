@@ -65,6 +65,13 @@ static inline bool pp_freeze_stores(const struct pp_freeze *f)
 	return likely(!READ_ONCE(f->frozen));
 }
 
+/* Is the event counting down its post-trigger records?  Any context. */
+static inline bool pp_freeze_counting(const struct pp_freeze *f)
+{
+	/* The flag before the count: pairs with pp_freeze_after(). */
+	return unlikely(smp_load_acquire(&f->counting));
+}
+
 void pp_freeze_now(struct pp_freeze *f, u64 now);
 void pp_freeze_after(struct pp_freeze *f, u64 after, u64 now);
 void pp_freeze_stored(struct pp_freeze *f, u64 now);
