@@ -29,26 +29,32 @@
  * irq_work may have interrupted one of this CPU in task or softirq context,
  * and an NMI one may interrupt the run; pp_buffer_next_oldest() validates
  * each copy against them, and a run that finds an interrupted writer in
- * mid-commit stops without queueing itself again (it would re-enter before
- * the writer could go on, for good): that writer's commit queues the next
- * run.  Each run delivers a bounded number of records.  When live
- * records are left, it requeues itself at once; when history is left, a
- * pinned hrtimer requeues it PP_PACE_NS later.  The pace matters: the
- * reader's ring buffer is drained by a process on another CPU, and a
- * history of megabytes poured in back-to-back runs would overflow perf's
- * default ring (perf counts the samples lost) before it is read.
+ * mid-commit stops: that writer's commit queues the next run.
  *
- * Coalescing.  A run that delivered records sets the pinned hrtimer
- * (@deferred) to queue the next one PP_COALESCE_NS later; meanwhile
- * writers do not queue it, unless the live readers lack half the
- * buffer.  So the first record after a quiet while is delivered at once,
- * and a steady stream in batches, one run per PP_COALESCE_NS, not one
- * interrupt per record.  A source that the delivery itself fires (interrupt
- * and timer tracepoints around the run, ipi_exit where irq_work comes by
- * IPI) cannot keep the CPU in interrupts: the record a run's own interrupt
- * makes waits for the timer, instead of queueing a run that follows at
- * once, for good.  (x86 has perf refuse to sample irq_vectors:irq_work_exit
- * for this loop.)
+ * Pacing (pp_deliver_delay()).  A run never queues itself again at once:
+ * it would come back before the interrupted context could go on, and an
+ * interrupted writer, or a source that the run itself fires, would keep
+ * the CPU in interrupts for good.  Writers do not queue a run while one is
+ * in progress (@delivering): the run sees that they stored (@fed).  Each
+ * run delivers a bounded number of records; when records are left,
+ * history or a live backlog, a pinned hrtimer (@pace) queues the next run
+ * PP_PACE_NS later.  The pace matters: the reader's ring buffer is drained
+ * by a process on another CPU, and a history of megabytes poured in
+ * back-to-back runs would overflow perf's default ring (perf counts the
+ * samples lost) before it is read.
+ *
+ * Coalescing.  A run that delivered records sets the timer (@deferred) to
+ * queue the next one PP_COALESCE_NS later; meanwhile writers do not queue
+ * it, unless the live readers lack half the buffer.  So the first record
+ * after a quiet while is delivered at once, and a steady stream in
+ * batches, one run per PP_COALESCE_NS, not one interrupt per record.
+ * Sources that the delivery itself fires (interrupt and timer tracepoints
+ * around the run, ipi_exit where irq_work comes by IPI, a probe on a
+ * function it calls) cannot keep the CPU busy: their records wait for the
+ * timer instead of queueing a run that follows at once, and a run of the
+ * timer's that delivers no more than such records (PP_SELF_FED_MAX) sets
+ * no timer, so an idle CPU goes quiet.  (x86 has perf refuse to sample
+ * irq_vectors:irq_work_exit for the loop it would make.)
  *
  * add/del run whenever the perf core reschedules the CPU's events: a reader
  * taken out keeps its position and catches up when it comes back.
@@ -69,18 +75,6 @@
 #include "perf_persistent/compat.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/reader.h"
-
-/* Records delivered per irq_work run; the rest in the next run. */
-#define PP_DELIVER_BUDGET	64
-
-/*
- * Pause between runs while history is replayed: PP_DELIVER_BUDGET records
- * per 250 us, 256k records/s.  Live records go out at once.
- */
-#define PP_PACE_NS		(250 * NSEC_PER_USEC)
-
-/* Live records that follow a run closely wait this long to go out. */
-#define PP_COALESCE_NS		NSEC_PER_MSEC
 
 /* Largest record delivered: a tracepoint payload of PERF_MAX_TRACE_SIZE. */
 #define PP_DELIVER_RECORD_MAX	(PERF_MAX_TRACE_SIZE + 256)
@@ -112,14 +106,6 @@ struct pp_reader {
 	bool			started;
 	bool			history;
 	bool			live;
-};
-
-/* Why deliver_range() stopped. */
-enum pp_stop {
-	PP_CAUGHT_UP,	/* every record up to the limit is delivered */
-	PP_BUDGET,	/* this run's budget is spent */
-	PP_WRITER,	/* interrupted a writer of this CPU in mid-commit */
-	PP_NO_SLOT,	/* no swevent recursion slot free in this context */
 };
 
 /*
@@ -211,10 +197,11 @@ static void pp_deliver_later(struct pp_cpu *pc, u64 ns)
  * pp_reader_notify - a record was stored on this CPU: have it delivered
  * @pc: the persistent event on this CPU
  *
- * Queues the delivery if anyone reads, unless the timer is set to and the
- * live readers lack less than half the buffer: a small buffer must not go
- * round while its records wait for the timer.  Any context, NMI included,
- * on @pc's CPU.
+ * Queues the delivery if anyone reads, unless a run is in progress (it
+ * decides, when it ends, how the record goes out), or the timer is set to
+ * and the live readers lack less than half the buffer: a small buffer
+ * must not go round while its records wait for the timer.  Any context,
+ * NMI included, on @pc's CPU.
  */
 void pp_reader_notify(struct pp_cpu *pc)
 {
@@ -222,17 +209,19 @@ void pp_reader_notify(struct pp_cpu *pc)
 
 	if (!READ_ONCE(pc->nr_readers))
 		return;
+	if (READ_ONCE(pc->delivering)) {
+		WRITE_ONCE(pc->fed, true);
+		return;
+	}
 	if (READ_ONCE(pc->deferred) &&
 	    READ_ONCE(pc->live_pos) - READ_ONCE(buf->done) < buf->size / 2)
 		return;
 	irq_work_queue(&pc->deliver);
 }
 
-/* Hardirq, IRQs off, on @pc's CPU. */
-static void pp_deliver(struct irq_work *work)
+/* One run's deliveries: to the live readers, then to those catching up. */
+static enum pp_stop deliver_all(struct pp_cpu *pc, unsigned int *budget)
 {
-	struct pp_cpu *pc = container_of(work, struct pp_cpu, deliver);
-	unsigned int budget = PP_DELIVER_BUDGET;
 	unsigned long head = accounted_head(pc->buf);
 	struct pp_reader *r, *tmp;
 	enum pp_stop stop;
@@ -241,11 +230,9 @@ static void pp_deliver(struct irq_work *work)
 	if (hlist_empty(&pc->live)) {
 		WRITE_ONCE(pc->live_pos, head);
 	} else {
-		stop = deliver_range(pc, &pc->live, &pc->live_pos, head, &budget);
-		if (stop == PP_BUDGET)
-			goto again;
+		stop = deliver_range(pc, &pc->live, &pc->live_pos, head, budget);
 		if (stop != PP_CAUGHT_UP)
-			goto wait;
+			return stop;
 	}
 
 	/* Then each reader catching up, from its position to theirs. */
@@ -254,9 +241,9 @@ static void pp_deliver(struct irq_work *work)
 			r->pos = r->history ? READ_ONCE(pc->buf->tail) : head;
 			r->started = true;
 		}
-		stop = deliver_range(pc, &r->solo, &r->pos, pc->live_pos, &budget);
+		stop = deliver_range(pc, &r->solo, &r->pos, pc->live_pos, budget);
 		if (stop != PP_CAUGHT_UP)
-			goto wait;
+			return stop;
 		/* Caught up: from now on it gets what the live readers get. */
 		list_del(&r->node);
 		hlist_del_rcu(&r->event->hlist_entry);
@@ -264,26 +251,36 @@ static void pp_deliver(struct irq_work *work)
 		r->live = true;
 		WRITE_ONCE(pc->nr_live, pc->nr_live + 1);
 	}
-	/* Records from now on wait a while, to go out together. */
-	if (budget != PP_DELIVER_BUDGET)
-		pp_deliver_later(pc, PP_COALESCE_NS);
-	return;
-again:
-	irq_work_queue(work);
-	return;
-wait:
-	/* History left, or no slot now: again a while later. */
-	if (stop != PP_WRITER) {
-		pp_deliver_later(pc, PP_PACE_NS);
-		return;
-	}
-	/*
-	 * This run interrupted a writer of this CPU in mid-commit: queueing
-	 * it again at once would re-enter before the writer could go on, for
-	 * good.  The writer's commit queues the next run, or the timer does.
-	 */
-	if (budget != PP_DELIVER_BUDGET)
-		pp_deliver_later(pc, PP_COALESCE_NS);
+	return PP_CAUGHT_UP;
+}
+
+/*
+ * Hardirq, IRQs off, on @pc's CPU.  Only NMI writers run meanwhile (and
+ * writers the run itself fires, a probe on a function it calls say): they
+ * find @delivering set and leave the queueing to pp_deliver_delay().
+ */
+static void pp_deliver(struct irq_work *work)
+{
+	struct pp_cpu *pc = container_of(work, struct pp_cpu, deliver);
+	unsigned int budget = PP_DELIVER_BUDGET;
+	bool by_timer = pc->paced;
+	enum pp_stop stop;
+	u64 delay;
+
+	pc->paced = false;
+	WRITE_ONCE(pc->fed, false);
+	WRITE_ONCE(pc->delivering, true);
+	/* NMI writers of this CPU see the flag before the run reads. */
+	barrier();
+	stop = deliver_all(pc, &budget);
+	barrier();
+	WRITE_ONCE(pc->delivering, false);
+	/* A writer that saw the flag set @fed before this reads it. */
+	barrier();
+	delay = pp_deliver_delay(stop, PP_DELIVER_BUDGET - budget, by_timer,
+				 READ_ONCE(pc->fed));
+	if (delay)
+		pp_deliver_later(pc, delay);
 }
 
 /* Hardirq, IRQs off. */
@@ -296,8 +293,10 @@ static enum hrtimer_restart pp_pace(struct hrtimer *timer)
 	 * (pp_reader_del) and are requeued when they are added again.
 	 */
 	WRITE_ONCE(pc->deferred, false);
-	if (smp_processor_id() == pc->cpu)
+	if (smp_processor_id() == pc->cpu) {
+		pc->paced = true;
 		irq_work_queue(&pc->deliver);
+	}
 	return HRTIMER_NORESTART;
 }
 
@@ -412,6 +411,11 @@ int pp_reader_event_init(struct perf_event *event, u32 id, bool history)
 	ev = pp_event_get(id);
 	if (!ev)
 		return -ENOENT;
+	/* perf checked only that the CPU is below nr_cpu_ids. */
+	if (!cpu_possible(event->cpu)) {
+		ret = -ENODEV;
+		goto err_put;
+	}
 	pc = per_cpu_ptr(ev->cpus, event->cpu);
 	if (!pp_cpu_buf(pc)) {
 		ret = -ENODEV;

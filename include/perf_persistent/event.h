@@ -50,6 +50,9 @@ struct pp_event;
  *	run that delivered, so that records that follow go out together
  *	(pinned to this CPU)
  * @deferred: @pace is set to queue @deliver: writers need not queue it
+ * @paced: @pace queued the run of @deliver to come
+ * @delivering: a run of @deliver is in progress: writers leave it to it
+ * @fed: a writer stored a record during that run
  * @lost: bytes of records overwritten before a reader here received them
  *	(read locklessly elsewhere)
  * @cpu: this CPU
@@ -58,7 +61,8 @@ struct pp_event;
  * @count_base and @counter_gen under the event's sync_lock.  @buf is set
  * once, before the first counter.  The reader fields belong to this CPU:
  * they change with interrupts off, in the PMU's add/del, in @deliver and
- * in @pace; writers (NMI included) read @nr_readers and @deferred.
+ * in @pace; writers (NMI included) read @nr_readers, @deferred and
+ * @delivering, and set @fed.
  */
 struct pp_cpu {
 	struct pp_event		*ev;
@@ -76,6 +80,9 @@ struct pp_cpu {
 	struct irq_work		deliver;
 	struct hrtimer		pace;
 	bool			deferred;
+	bool			paced;
+	bool			delivering;
+	bool			fed;
 	unsigned long		lost;
 	unsigned int		cpu;
 };

@@ -6,10 +6,76 @@
 #ifndef _PERF_PERSISTENT_READER_H
 #define _PERF_PERSISTENT_READER_H
 
+#include <linux/time64.h>
 #include <linux/types.h>
 
 struct perf_event;
 struct pp_cpu;
+
+/* Records delivered per run of the delivery; the rest in a later run. */
+#define PP_DELIVER_BUDGET	64
+
+/*
+ * Pause between runs while records are left after a run's budget: history
+ * replayed, or a backlog of live ones: PP_DELIVER_BUDGET records per
+ * 250 us, 256k records/s (writers that find half the buffer undelivered
+ * queue runs sooner).
+ */
+#define PP_PACE_NS		(250 * NSEC_PER_USEC)
+
+/* Live records that follow a run closely wait this long to go out. */
+#define PP_COALESCE_NS		NSEC_PER_MSEC
+
+/*
+ * A run started by the timer that delivers no more than this was fed by
+ * the interrupts of the delivery itself (the timer's, the irq_work's),
+ * or by nothing at all: it sets no timer.
+ */
+#define PP_SELF_FED_MAX		8
+
+/* Why a delivery run stopped. */
+enum pp_stop {
+	PP_CAUGHT_UP,	/* every record up to the run's limit is delivered */
+	PP_BUDGET,	/* the run's budget is spent */
+	PP_WRITER,	/* interrupted a writer of this CPU in mid-commit */
+	PP_NO_SLOT,	/* no swevent recursion slot free in this context */
+};
+
+/**
+ * pp_deliver_delay - when the pace timer is to queue the next run
+ * @stop: why the run stopped
+ * @delivered: records (and loss notices) it delivered
+ * @by_timer: the pace timer queued it
+ * @fed: records were stored on the CPU while it ran (their writers left
+ *	the queueing to it)
+ *
+ * A run never queues itself again at once: it would come back before the
+ * interrupted context could go on, and a writer in mid-commit (PP_WRITER)
+ * or a source that the run itself fires would keep the CPU in interrupts
+ * for good.  Records left are paced; the interrupted writer's commit
+ * queues a run itself.  A run that delivered sets the timer so that
+ * records that follow go out together, except a run of the timer's that
+ * delivered only what the delivery's own interrupts recorded: that would
+ * set the timer again and again on an idle CPU.
+ *
+ * Return: nanoseconds from now, or 0: no timer (writers queue the run).
+ */
+static inline u64 pp_deliver_delay(enum pp_stop stop, unsigned int delivered,
+				   bool by_timer, bool fed)
+{
+	switch (stop) {
+	case PP_BUDGET:
+	case PP_NO_SLOT:
+		return PP_PACE_NS;
+	case PP_WRITER:
+		return delivered ? PP_COALESCE_NS : 0;
+	case PP_CAUGHT_UP:
+		break;
+	}
+	if (by_timer && delivered <= PP_SELF_FED_MAX)
+		return 0;
+	return delivered || fed ? PP_COALESCE_NS : 0;
+}
 
 int pp_readers_init(void);
 void pp_readers_exit(void);

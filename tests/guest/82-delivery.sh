@@ -10,6 +10,7 @@
 . ./lib.sh
 
 pp_load events=
+kp=/sys/kernel/tracing
 ncpus=$(grep -c ^processor /proc/cpuinfo)
 pp-ctl create km tp=kmem:kmalloc buffer=65536 detached \
 	create hrt tp=timer:hrtimer_expire_entry buffer=65536 detached >/tmp/out
@@ -95,6 +96,59 @@ check_eq "each CPU ran its task to the end" "$ncpus" "$(grep -c '^20000$' /tmp/i
 pp-perfdata /tmp/i.data "$type" >/tmp/i
 check "and the records reached perf" test "$(sed -n 's/^samples=//p' /tmp/i)" -gt 0
 pp-ctl destroy iwe destroy lte destroy ltx >/dev/null
+# The delivery's own timer must not keep itself going.  A reader of
+# timer:hrtimer_expire_entry on every CPU: each expiry of the timer that
+# coalesces deliveries (function=pp_pace) is a record, which the run it
+# queues delivers.  Setting the timer again after such a run made it
+# expire every millisecond on every CPU for as long as a reader was
+# attached, idle or not.  Now it expires at most about once per record of
+# other timers: it is set by a run that delivered something else.
+pace=$(printf '%u' "0x$(awk '$3 == "pp_pace" { print $1; exit }' /proc/kallsyms)")
+pp-ctl create hx tp=timer:hrtimer_expire_entry buffer=262144 detached >/tmp/out
+check_grep "timer:hrtimer_expire_entry source created" "^create hx: OK" /tmp/out
+work="pp_wait_readers hx $ncpus &&
+	pp_wait_stat hx written $(($(pp_stat hx written) + 3000))"
+perf record -a -o /tmp/h.data -e persistent/hx/ -- \
+	sh -c ". /tests/lib.sh; $work" >/tmp/h.out 2>&1
+check "perf record over hrtimer_expire_entry ends" test $? -eq 0
+perf persistent script hx --json >/tmp/h.json
+self=$(grep -c "\"function\":$pace[,}]" /tmp/h.json)
+other=$(($(grep -c '"function":' /tmp/h.json) - self))
+echo "# the delivery's timer expired $self times, other timers $other times"
+check "other timers' expiries were recorded" test "$other" -gt 100
+check "the delivery's timer did not keep itself going" \
+	test "$self" -le "$((other + 20))"
+pp-ctl destroy hx >/dev/null
+
+# A source that the run itself fires, once per record it delivers: a
+# kprobe on the function each delivered record is read with, read
+# together with system calls (the first records to deliver).  A run that
+# queued the next one at once (when its budget ran out, or because its own
+# records queued it) fed itself for good, in hardirq: the CPU never left
+# interrupts.  Records stored during a run now wait for the timer.
+if [ -w "$kp/kprobe_events" ] &&
+   echo 'p:ppnext perf_persistent:pp_buffer_next_oldest' >>"$kp/kprobe_events"; then
+	pp-ctl create nx tp=kprobes:ppnext buffer=65536 detached \
+		create nxs tp=raw_syscalls:sys_enter buffer=65536 detached >/tmp/out
+	check_eq "kprobes:ppnext, raw_syscalls:sys_enter sources created" 2 \
+		"$(grep -c ': OK id=' /tmp/out)"
+	work="pp_wait_readers nx $ncpus && for c in \$(seq 0 $((ncpus - 1))); do
+		taskset -c \$c sh -c 'i=0; while [ \$i -lt 20000 ]; do i=\$((i + 1)); done; echo \$i' &
+		done; wait"
+	perf record -a -o /tmp/n.data -e persistent/nx/ -e persistent/nxs/ -- \
+		sh -c ". /tests/lib.sh; $work" >/tmp/n.out 2>&1
+	check "perf record over a source the delivery fires ends" test $? -eq 0
+	check_eq "each CPU ran its task to the end" "$ncpus" \
+		"$(grep -c '^20000$' /tmp/n.out)"
+	check "the delivery fed it" test "$(pp_stat nx written)" -gt 1000
+	pp-ctl destroy nx destroy nxs >/dev/null
+	echo '-:ppnext' >>"$kp/kprobe_events"
+else
+	for t in "source created" "perf record ends" "each CPU ran its task" "fed"; do
+		ok "kprobe on the delivery: $t # SKIP no kprobe events in this kernel"
+	done
+fi
+
 check "kernel log clean" pp_log_clean
 check "rmmod" pp_unload
 
