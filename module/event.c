@@ -364,12 +364,17 @@ static void pp_event_stop_put(struct pp_event *ev)
 	pp_entry_put(&ev->entry);
 }
 
-/* Start following CPU hotplug, then start the counters; creation only. */
+/*
+ * Start following CPU hotplug, then start the counters; creation only.
+ * Allocates the buffers and creates the counters: never under the registry
+ * lock, which LIST, INFO and DESTROY take meanwhile.
+ */
 static int pp_event_start(struct pp_event *ev)
 {
 	unsigned int cpu;
 	int ret;
 
+	lockdep_assert_not_held(&pp_registry.lock);
 	ret = cpuhp_state_add_instance_nocalls(pp_cpuhp_state, &ev->node);
 	if (ret)
 		return ret;
