@@ -129,6 +129,22 @@ static void pp_event_overflow(struct perf_event *counter,
 		pp_event_trigger_hit(ev);
 }
 
+/*
+ * Does @counter's PMU read its attr's config1 as a pointer into the
+ * creator's memory?  The kprobe and uprobe PMUs do (the function or the
+ * path to probe).  A persistent event creates its counters again when a
+ * CPU comes back online, from a worker, and its readers' permission probe
+ * runs as each reader: neither may read the creator's memory, so such a
+ * source cannot be persistent.  (Their tracepoints, kprobes:NAME and
+ * uprobes:NAME defined through tracefs, can.)
+ */
+static bool pp_source_reads_user(const struct perf_event *counter)
+{
+	const char *name = counter->pmu->name;
+
+	return name && (!strcmp(name, "kprobe") || !strcmp(name, "uprobe"));
+}
+
 /* Give @cpu a buffer (once) and a counter; sync_lock held. */
 static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 			unsigned int cpu, unsigned int gen)
@@ -166,6 +182,10 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 						   pp_event_overflow, pc);
 	if (IS_ERR(counter))
 		return PTR_ERR(counter);
+	if (pp_source_reads_user(counter)) {
+		perf_event_release_kernel(counter);
+		return -EOPNOTSUPP;
+	}
 	pc->counter = counter;
 	pc->counter_gen = gen;
 	return 0;

@@ -109,6 +109,21 @@ static unsigned int resolve(const char *x)
 	return info.id;
 }
 
+/* The type of the PMU @name, from sysfs. */
+static unsigned int pmu_type(const char *name)
+{
+	char path[128];
+	unsigned int type;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%u", &type) != 1)
+		usage("no such PMU");
+	fclose(f);
+	return type;
+}
+
 static void source(struct perf_event_attr *attr, const char *s)
 {
 	if (!strncmp(s, "tp=", 3)) {
@@ -138,6 +153,20 @@ static void source(struct perf_event_attr *attr, const char *s)
 		if (attr->bp_type == HW_BREAKPOINT_X)
 			attr->bp_len = sizeof(long);
 		free(spec);
+	} else if (!strncmp(s, "kprobe=", 7)) {
+		/* The kprobe PMU: config1 points at the function's name. */
+		attr->type = pmu_type("kprobe");
+		attr->config1 = (unsigned long)strdup(s + 7);
+	} else if (!strncmp(s, "uprobe=", 7)) {
+		/* The uprobe PMU: config1 points at the path, config2 the offset. */
+		char *path = strdup(s + 7), *off = strrchr(path, ':');
+
+		if (!off)
+			usage("uprobe=PATH:OFFSET");
+		*off++ = 0;
+		attr->type = pmu_type("uprobe");
+		attr->config1 = (unsigned long)path;
+		attr->config2 = num(off);
 	} else if (!strncmp(s, "raw=", 4)) {
 		char *colon;
 

@@ -97,6 +97,11 @@ row E64 EINVAL pp-ctl create b sw=1 detached attr-reserved
 row E65 EINVAL pp-ctl create b sw=1 detached period=0x8000000000000000
 row E66 EOPNOTSUPP pp-ctl create b sw=1 detached use-clockid
 row E67 EPERM pp-ctl create b tp=irq_vectors:irq_work_exit detached
+# A PMU whose attr points into the creator's memory: kprobe where the
+# kernel has it (not the lab's debug kernel), else uprobe.
+probe=uprobe=/bin/busybox:0x1000
+[ -e /sys/bus/event_source/devices/kprobe ] && probe=kprobe=do_sys_openat2
+row E88 EOPNOTSUPP pp-ctl create b "$probe" detached
 row E71 EINVAL pp-ctl create b sw=1 detached comm-no-id
 row E72 EINVAL pp-ctl create b sw=1 detached comm sample=0x10000
 echo 2 >/proc/sys/kernel/perf_event_paranoid
