@@ -7,8 +7,13 @@
  *   pp-mmap ID CPU [pause]       print the records held, newest first, one
  *                                line each; with "pause", PAUSE/RESUME around
  *                                the walk for a consistent snapshot
- *   pp-mmap ID CPU flood SECONDS read without pausing while a source floods;
- *                                validate every record read; print counts
+ *   pp-mmap ID CPU flood SECONDS [PERIOD]
+ *                                read without pausing while a source floods;
+ *                                validate every record read (its id, CPU,
+ *                                PERIOD, time order); print counts
+ *   pp-mmap ID CPU flood-unchecked SECONDS [PERIOD]
+ *                                the same, ignoring the reservation head:
+ *                                counts the torn records the rule avoids
  *   pp-mmap ID CPU try-write     attempt writable mappings (prints errnos)
  *   pp-mmap ID CPU size BYTES    attempt a mapping of BYTES (prints errno)
  */
@@ -84,8 +89,25 @@ static void print_records(void)
 	       (long long)head, (long long)tail, dsize);
 }
 
-/* Read repeatedly without pausing; never accept a torn record. */
-static int flood(int seconds)
+/*
+ * Is @d what the flooding source recorded?  Its own id and CPU, the
+ * source's period (when given), and no newer than the record read before
+ * it in the walk (newest first).
+ */
+static int intact(const struct pp_decoded *d, unsigned int cpu,
+		  unsigned long long period, unsigned long long newer)
+{
+	return d->id == ext->id && d->cpu == cpu &&
+	       (!period || d->period == period) && d->time <= newer;
+}
+
+/*
+ * Read repeatedly without pausing; never accept a torn record.  With
+ * @unchecked, ignore the reservation head (the UAPI's rule): what the rule
+ * protects against, to show that the checks see it.
+ */
+static int flood(int seconds, unsigned int cpu, unsigned long long period,
+		 int unchecked)
 {
 	static unsigned char rec[65536];
 	unsigned long long read = 0, discarded = 0, torn = 0, walks = 0;
@@ -93,6 +115,7 @@ static int flood(int seconds)
 
 	while (time(NULL) < end) {
 		unsigned long long head = load_head(), tail = ext->tail, pos, now;
+		unsigned long long newer = ~0ULL;
 		struct perf_event_header hdr;
 		struct pp_decoded d;
 
@@ -109,21 +132,22 @@ static int flood(int seconds)
 			 * included) may have written only what lies a buffer
 			 * or more above the reservation head.
 			 */
-			if (pos + hdr.size - now > dsize) {
+			if (!unchecked && pos + hdr.size - now > dsize) {
 				discarded++;
 				break;
 			}
 			if (pp_decode(rec, hdr.size, ext->sample_type, &d) ||
-			    d.id != ext->id) {
+			    !intact(&d, cpu, period, newer)) {
 				torn++;
 				break;
 			}
+			newer = d.time;
 			read++;
 		}
 	}
 	printf("flood: walks=%llu read=%llu discarded=%llu torn=%llu\n", walks,
 	       read, discarded, torn);
-	return torn ? 1 : 0;
+	return torn && !unchecked ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -135,7 +159,7 @@ int main(int argc, char **argv)
 	int ret = 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: pp-mmap ID CPU [pause|flood S|try-write|size B]\n");
+		fprintf(stderr, "usage: pp-mmap ID CPU [pause|flood[-unchecked] S [P]|try-write|size B]\n");
 		return 2;
 	}
 	id = strtoul(argv[1], NULL, 0);
@@ -201,8 +225,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (argc > 4 && !strcmp(argv[3], "flood"))
-		return flood(atoi(argv[4]));
+	if (argc > 4 && !strncmp(argv[3], "flood", 5))
+		return flood(atoi(argv[4]), cpu,
+			     argc > 5 ? strtoull(argv[5], NULL, 0) : 0,
+			     !strcmp(argv[3], "flood-unchecked"));
 	if (argc > 3 && !strcmp(argv[3], "pause") &&
 	    ioctl(ctl, PERF_PERSISTENT_IOC_PAUSE, id)) {
 		printf("pause: %s\n", errname(errno));

@@ -13,7 +13,8 @@
  * perf_persistent_page_ext, see the UAPI header) publishes data_head, the
  * newest record, and tail, just past the oldest record held: the records
  * held are those in [data_head, tail).  Both are written by the outermost
- * writer after the records (smp_wmb()).
+ * writer after the records, tail first, data_head with release (the
+ * A/B/C/D pairing at pp_buffer_commit()).
  *
  * Writers: only the CPU owning the buffer, in any context (task, softirq,
  * hardirq, NMI), nested.  reserve/write/commit take no lock, allocate
