@@ -367,10 +367,12 @@ static void pp_reader_destroy(struct perf_event *event)
  * CPU-wide event on the source would give it.  The perf core has applied
  * its CPU-wide rule to the reader (perf_event_paranoid <= 0 or CAP_PERFMON;
  * that also covers kernel-mode samples, allowed up to 1).  What is left is
- * the tracepoint's own rule for RAW data: perf_event_paranoid -1 or
- * CAP_PERFMON, and the LSM's word.  Neither the sysctl nor the LSM hook is
- * exported, so ask perf: create the source's counter, disabled, on @cpu as
- * the opener; the tracepoint PMU checks the credentials of current.
+ * the source PMU's own rule for RAW data, the tracepoint's being
+ * perf_event_paranoid -1 or CAP_PERFMON, and the LSM's word.  Neither the
+ * sysctl nor the LSM hook is exported, so ask perf: create the source's
+ * counter, disabled, on @cpu as the opener; the PMU checks the credentials
+ * of current.  Whatever the source's type: a rule of another PMU for its
+ * RAW data applies as well.
  * Process context.
  */
 static int pp_reader_may_receive(struct pp_event *ev, int cpu)
@@ -378,8 +380,7 @@ static int pp_reader_may_receive(struct pp_event *ev, int cpu)
 	struct perf_event_attr attr = ev->attr;
 	struct perf_event *probe;
 
-	if (attr.type != PERF_TYPE_TRACEPOINT ||
-	    !(attr.sample_type & PERF_SAMPLE_RAW))
+	if (!(attr.sample_type & PERF_SAMPLE_RAW))
 		return 0;
 	attr.disabled = 1;
 	probe = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
