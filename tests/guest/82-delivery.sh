@@ -107,7 +107,7 @@ pace=$(printf '%u' "0x$(awk '$3 == "pp_pace" { print $1; exit }' /proc/kallsyms)
 pp-ctl create hx tp=timer:hrtimer_expire_entry buffer=262144 detached >/tmp/out
 check_grep "timer:hrtimer_expire_entry source created" "^create hx: OK" /tmp/out
 work="pp_wait_readers hx $ncpus &&
-	pp_wait_stat hx written $(($(pp_stat hx written) + 3000))"
+	pp_wait_stat hx written $(($(pp_stat hx written) + 1500))"
 perf record -a -o /tmp/h.data -e persistent/hx/ -- \
 	sh -c ". /tests/lib.sh; $work" >/tmp/h.out 2>&1
 check "perf record over hrtimer_expire_entry ends" test $? -eq 0
@@ -133,13 +133,13 @@ if [ -w "$kp/kprobe_events" ] &&
 	check_eq "kprobes:ppnext, raw_syscalls:sys_enter sources created" 2 \
 		"$(grep -c ': OK id=' /tmp/out)"
 	work="pp_wait_readers nx $ncpus && for c in \$(seq 0 $((ncpus - 1))); do
-		taskset -c \$c sh -c 'i=0; while [ \$i -lt 20000 ]; do i=\$((i + 1)); done; echo \$i' &
+		taskset -c \$c sh -c 'i=0; while [ \$i -lt 2000 ]; do i=\$((i + 1)); done; echo \$i' &
 		done; wait"
 	perf record -a -o /tmp/n.data -e persistent/nx/ -e persistent/nxs/ -- \
 		sh -c ". /tests/lib.sh; $work" >/tmp/n.out 2>&1
 	check "perf record over a source the delivery fires ends" test $? -eq 0
 	check_eq "each CPU ran its task to the end" "$ncpus" \
-		"$(grep -c '^20000$' /tmp/n.out)"
+		"$(grep -c '^2000$' /tmp/n.out)"
 	check "the delivery fed it" test "$(pp_stat nx written)" -gt 1000
 	pp-ctl destroy nx destroy nxs >/dev/null
 	echo '-:ppnext' >>"$kp/kprobe_events"

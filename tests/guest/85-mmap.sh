@@ -62,8 +62,8 @@ fid=$(pp_stat flood id)
 pp-mmap "$fid" 0 flood 4 50000 >/tmp/f0 &
 pp-mmap "$fid" 1 flood 4 50000 >/tmp/f1
 wait
-pp-mmap "$fid" 0 flood-unchecked 4 50000 >/tmp/fu0 &
-pp-mmap "$fid" 1 flood-unchecked 4 50000 >/tmp/fu1
+pp-mmap "$fid" 0 flood-unchecked 2 50000 >/tmp/fu0 &
+pp-mmap "$fid" 1 flood-unchecked 2 50000 >/tmp/fu1
 wait
 echo "# without the rule: CPU 0 $(cat /tmp/fu0), CPU 1 $(cat /tmp/fu1)"
 check_grep "flood on CPU 0: records read, none torn" "^flood: walks=[0-9]+ read=[1-9][0-9]* discarded=[0-9]+ torn=0$" /tmp/f0
