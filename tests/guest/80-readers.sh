@@ -74,16 +74,22 @@ check_eq "perf stat with history counts every record held" \
 # when both read, each stops when both records reached every reader.
 w=$(($(pp_stat mce_record written) + 2))
 perf record -a -R -o /tmp/r1.data -e persistent/mce_record/ -- \
-	pp-read-window mce_record "$ncpus" $w >/dev/null 2>&1 &
+	pp-read-window mce_record "$ncpus" $w >/tmp/r1.out 2>&1 &
+r1=$!
 perf record -a -R -o /tmp/r2.data -e persistent/mce_record/ -- \
 	pp-read-window mce_record $((2 * ncpus)) $w \
-	"pp_inject_mce 0 0x9c00000000120151; pp_inject_mce 1 0x9c00000000130151" >/dev/null 2>&1
-wait
+	"pp_inject_mce 0 0x9c00000000120151; pp_inject_mce 1 0x9c00000000130151" >/tmp/r2.out 2>&1
+echo "r2 exit $?" >>/tmp/r2.out
+wait $r1
+echo "r1 exit $?" >>/tmp/r1.out
 for r in r1 r2; do
 	pp-perfdata /tmp/$r.data "$type" >/tmp/$r
 	echo "$(grep -c 'raw_u64_3=0x9c00000000120151$' /tmp/$r)$(grep -c 'raw_u64_3=0x9c00000000130151$' /tmp/$r)"
 done >/tmp/n
-check_eq "concurrent readers each get both records, once" "11 11" "$(echo $(cat /tmp/n))"
+check_eq "concurrent readers each get both records, once" "11 11" "$(echo $(cat /tmp/n))" || {
+	echo "#   written $(pp_stat mce_record written), wanted $w; $ncpus CPUs online"
+	grep -v '^sample ' /tmp/r1 /tmp/r2 /tmp/r1.out /tmp/r2.out | sed 's/^/#   /'
+}
 
 # A flood into a too-small reader ring buffer: perf counts lost samples.
 pp-ctl create flood sw=0 period=100000 buffer=262144 detached >/dev/null
