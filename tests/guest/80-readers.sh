@@ -93,9 +93,10 @@ check_eq "concurrent readers each get both records, once" "11 11" "$(echo $(cat 
 
 # A flood into a too-small reader ring buffer: perf counts lost samples.
 pp-ctl create flood sw=0 period=100000 buffer=262144 detached >/dev/null
-# perf reads until 20000 more records were made (2 s at 10 kHz on 2 CPUs).
+# perf reads until 5000 more records were made (a quarter of a second at
+# 10 kHz on 2 CPUs): far more than its one page holds.
 perf record -a -m 1 -o /tmp/flood.data -e persistent/flood/ -- \
-	pp-read-window flood "$ncpus" $(($(pp_stat flood written) + 20000)) >/tmp/flood.out 2>&1
+	pp-read-window flood "$ncpus" $(($(pp_stat flood written) + 5000)) >/tmp/flood.out 2>&1
 check "perf record survives the flood" test $? -eq 0
 pp-perfdata /tmp/flood.data "$type" >/tmp/flood
 check "perf accounts lost samples" test "$(sed -n 's/^lost=//p' /tmp/flood)" -gt 0

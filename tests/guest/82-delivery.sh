@@ -17,23 +17,25 @@ pp-ctl create km tp=kmem:kmalloc buffer=65536 detached \
 check_grep "kmem:kmalloc source created" "^create km: OK" /tmp/out
 check_grep "timer:hrtimer_expire_entry source created" "^create hrt: OK" /tmp/out
 
-# Load in task context meanwhile: allocations and timers on every CPU.
-loaders=
-for cpu in $(seq 0 $((ncpus - 1))); do
-	taskset -c "$cpu" sh -c 'while :; do ls -R /sys/bus >/dev/null 2>&1; done' &
-	loaders="$loaders $!"
-done
-# perf reads both until 20000 more allocations and 1000 more timer
-# expiries were recorded.
-perf record -a -o /tmp/d.data -e persistent/km/ -e persistent/hrt/ -- sh -c "
-	pp-read-window km $ncpus $(($(pp_stat km written) + 20000)) &&
-	pp-read-window hrt $ncpus $(($(pp_stat hrt written) + 1000))" >/tmp/d.out 2>&1
+# Load in task context meanwhile: allocations and timers on every CPU,
+# until 5000 more allocations and 1000 more timer expiries were recorded;
+# then the load stops and perf reads until its readers have every record.
+# (With the load still running the readers are never done: each moment
+# brings new records.)
+work="pp_wait_readers km $ncpus && pp_wait_readers hrt $ncpus &&
+	km=\$((\$(pp_stat km written) + 5000)) && hrt=\$((\$(pp_stat hrt written) + 1000)) &&
+	p= && for c in \$(seq 0 $((ncpus - 1))); do
+		taskset -c \$c sh -c 'while :; do ls -R /sys/bus >/dev/null 2>&1; done' &
+		p=\"\$p \$!\"
+	done &&
+	pp_wait_stat km written \$km && pp_wait_stat hrt written \$hrt; rc=\$?;
+	kill \$p; wait; [ \$rc = 0 ] && pp_wait_delivered km && pp_wait_delivered hrt"
+perf record -a -o /tmp/d.data -e persistent/km/ -e persistent/hrt/ -- \
+	sh -c ". /tests/lib.sh; $work" >/tmp/d.out 2>&1
 check "perf record reads them to the end" test $? -eq 0
-kill $loaders
-wait
 type=$(cat "$PP_SYS/type")
 pp-perfdata /tmp/d.data "$type" >/tmp/d
-check "and received their records" test "$(sed -n 's/^samples=//p' /tmp/d)" -gt 20000
+check "and received their records" test "$(sed -n 's/^samples=//p' /tmp/d)" -gt 5000
 pp-ctl destroy km destroy hrt >/dev/null
 
 # A steady stream of records is delivered in batches, not with an
