@@ -13,6 +13,15 @@ check_eq "with modprobe.d's events=" "mce:mce_record/256K,sched:sched_switch/4M"
 check_eq "mce_record: 256 KiB per CPU" 262144 "$(pp_stat mce_record buffer_size)"
 check_eq "sched_switch: 4 MiB per CPU" 4194304 "$(pp_stat sched_switch buffer_size)"
 check "sched_switch records from boot on" pp_wait_stat sched_switch written 1
+check_eq "with modprobe.d's comm=1" Y "$(cat /sys/module/perf_persistent/parameters/comm 2>/dev/null)"
+# A shell renames itself between two context switches and exits: the
+# records name it as it was then, though /proc knows neither name.
+sh -c 'echo $$ >/tmp/renamed; printf alpha >/proc/self/comm; sleep 0.1
+	printf beta >/proc/self/comm; sleep 0.1; true'
+rp=$(cat /tmp/renamed)
+check_eq "sched_switch names an exited task as it was when recorded" "alpha beta " \
+	"$($PP script sched_switch | awk -v p="$rp" '$2 == p { print $1 }' | uniq |
+		grep -x -e alpha -e beta | tr '\n' ' ')"
 pp_inject_mce 0 0xbe00000000800400 2
 check "mce_record records" pp_wait_stat mce_record written 1
 $PP list >/tmp/list 2>&1
