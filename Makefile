@@ -122,11 +122,14 @@ install-boot-config:
 		$(DESTDIR)/etc/modprobe.d/perf-persistent.conf
 
 # What install and install-boot-config installed: the module for KVER, the
-# tool, the man page, the boot-time configuration.
-uninstall: kdir
-	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/perf_persistent.ko* \
-		$(INSTALL_MOD_PATH)/lib/modules/$(KVER)/extra/perf_persistent.ko*
-	depmod -b $(or $(INSTALL_MOD_PATH),/) -a $(KVER)
+# tool, the man page, the boot-time configuration.  No build tree needed:
+# the headers may be gone already (KVER defaults to the running kernel).
+UNINSTALL_KVER = $(or $(KVER),$(shell uname -r))
+uninstall:
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(UNINSTALL_KVER)/updates/perf_persistent.ko* \
+		$(INSTALL_MOD_PATH)/lib/modules/$(UNINSTALL_KVER)/extra/perf_persistent.ko*
+	if [ -d $(INSTALL_MOD_PATH)/lib/modules/$(UNINSTALL_KVER) ]; then \
+		depmod -b $(or $(INSTALL_MOD_PATH),/) -a $(UNINSTALL_KVER); fi
 	$(MAKE) -C tools uninstall
 	rm -f $(DESTDIR)/etc/modules-load.d/perf-persistent.conf \
 		$(DESTDIR)/etc/modprobe.d/perf-persistent.conf
