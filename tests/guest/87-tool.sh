@@ -246,7 +246,7 @@ check_match "group read access: info works" "^name: *mce_record$" \
 	"$(setpriv_nobody perf persistent info mce_record)"
 check_match "group read access: script reads the history" "mce:mce_record: CPU: 0, .* MC2: be00000000800400" \
 	"$(setpriv_nobody perf persistent script mce_record 2>&1)"
-check_match "group read access: script reads a recording event live" "^ +[^ ]+ +[0-9]+ \[[0-9]+\] .* sched:sched_switch: prev_comm=" \
+check_match "group read access: script reads a recording event live" "^ *[^ ]+ +[0-9]+ \[[0-9]+\] .* sched:sched_switch: prev_comm=" \
 	"$(setpriv_nobody perf persistent script sw_live 2>&1 | sed -n 1p)"
 check_eq "group read access: the event was not paused" detached "$(pp_stat sw_live state)"
 check "group read access: record writes perf.data" \
