@@ -21,6 +21,7 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/overflow.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
@@ -33,6 +34,7 @@
 #include "perf_persistent/compat.h"
 #include "perf_persistent/control.h"
 #include "perf_persistent/event.h"
+#include "perf_persistent/filter.h"
 #include "perf_persistent/notify.h"
 
 /*
@@ -109,9 +111,53 @@ static long pp_ioc_create(struct file *file, void __user *argp)
 	return 0;
 }
 
+/*
+ * The filter of a TRIGGER argument, checked; NULL if it has none.  The
+ * text is kept for display only.
+ */
+static struct pp_filter *copy_filter(const struct perf_persistent_trigger *t)
+{
+	struct pp_filter *f;
+	long len;
+	int ret;
+
+	if (!t->nr_filter && !t->filter && !t->filter_text)
+		return NULL;
+	if (!t->nr_filter)
+		return ERR_PTR(-EINVAL);
+	if (t->nr_filter > PERF_PERSISTENT_FILTER_MAX)
+		return ERR_PTR(-E2BIG);
+	f = kzalloc(struct_size(f, ops, t->nr_filter), GFP_KERNEL);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	f->nr = t->nr_filter;
+	ret = -EFAULT;
+	if (copy_from_user(f->ops, u64_to_user_ptr(t->filter),
+			   flex_array_size(f, ops, f->nr)))
+		goto err;
+	ret = pp_filter_check(f->ops, f->nr);
+	if (ret)
+		goto err;
+	if (t->filter_text) {
+		len = strncpy_from_user(f->text, u64_to_user_ptr(t->filter_text),
+					sizeof(f->text));
+		ret = len < 0 ? len : -EINVAL;
+		if (len < 0 || len == sizeof(f->text))
+			goto err;
+		ret = pp_filter_text_check(f->text);
+		if (ret)
+			goto err;
+	}
+	return f;
+err:
+	kfree(f);
+	return ERR_PTR(ret);
+}
+
 static long pp_ioc_trigger(void __user *argp)
 {
 	struct perf_persistent_trigger t;
+	struct pp_filter *filter;
 	u32 usize, *ids = NULL;
 	int ret;
 
@@ -120,13 +166,14 @@ static long pp_ioc_trigger(void __user *argp)
 	if (ret)
 		return ret;
 	if (t.flags & ~PERF_PERSISTENT_TRIGGER_FLAGS ||
-	    hweight32(t.flags) > 1)
+	    hweight32(t.flags) > 1 || t.__reserved)
 		return -EINVAL;
 	/* The verbs on an existing trigger or event take nothing else. */
-	if (t.flags && (t.nr_targets || t.targets || t.count || t.after))
+	if (t.flags && (t.nr_targets || t.targets || t.count || t.after ||
+			t.filter || t.nr_filter || t.filter_text))
 		return -EINVAL;
 	if (t.flags & PERF_PERSISTENT_TRIGGER_REMOVE)
-		return pp_event_set_trigger(t.source, NULL, 0, 0, 0);
+		return pp_event_set_trigger(t.source, NULL, 0, 0, 0, NULL);
 	if (t.flags)
 		return pp_event_thaw(t.source,
 				     t.flags & PERF_PERSISTENT_TRIGGER_REARM);
@@ -136,8 +183,14 @@ static long pp_ioc_trigger(void __user *argp)
 				sizeof(*ids));
 	if (IS_ERR(ids))
 		return PTR_ERR(ids);
+	filter = copy_filter(&t);
+	if (IS_ERR(filter)) {
+		kfree(ids);
+		return PTR_ERR(filter);
+	}
+	/* The trigger owns the filter from here on. */
 	ret = pp_event_set_trigger(t.source, ids, t.nr_targets, t.count,
-				   t.after);
+				   t.after, filter);
 	kfree(ids);
 	return ret;
 }

@@ -58,6 +58,7 @@
 
 #include "perf_persistent/buffer.h"
 #include "perf_persistent/event.h"
+#include "perf_persistent/filter.h"
 #include "perf_persistent/notify.h"
 #include "perf_persistent/pmu.h"
 #include "perf_persistent/reader.h"
@@ -85,14 +86,35 @@ int pp_buffer_size_check(u64 size)
 	return 0;
 }
 
+/*
+ * Does the record made of @data count towards @trig?  Any context.  A
+ * filter reads the RAW payload in place: a tracepoint gives it as one
+ * fragment, the only one read (a field beyond it compares false).
+ */
+static bool pp_trigger_counts(const struct pp_trigger *trig,
+			      const struct perf_sample_data *data)
+{
+	const struct perf_raw_frag *frag;
+
+	if (!trig->filter)
+		return true;
+	if (!(data->sample_flags & PERF_SAMPLE_RAW) || !data->raw)
+		return false;
+	frag = &data->raw->frag;
+	if (frag->copy)
+		return false;
+	return pp_filter_match(trig->filter, frag->data, frag->size);
+}
+
 /* The source's trigger saw a record: any context. */
-static void pp_event_trigger_hit(struct pp_event *ev)
+static void pp_event_trigger_hit(struct pp_event *ev,
+				 const struct perf_sample_data *data)
 {
 	struct pp_trigger *trig;
 
 	rcu_read_lock();
 	trig = rcu_dereference(ev->trigger);
-	if (trig) {
+	if (trig && pp_trigger_counts(trig, data)) {
 		u64 now = local_clock();
 
 		if (pp_trigger_hit(trig, now)) {
@@ -126,7 +148,7 @@ static void pp_event_overflow(struct perf_event *counter,
 		pp_freeze_stored(&ev->freeze, local_clock());
 	pp_reader_notify(pc);
 	if (unlikely(rcu_access_pointer(ev->trigger)))
-		pp_event_trigger_hit(ev);
+		pp_event_trigger_hit(ev, data);
 }
 
 /*
@@ -354,6 +376,7 @@ static void pp_trigger_free(struct pp_trigger *trig)
 		return;
 	for (i = 0; i < trig->nr; i++)
 		pp_entry_put(&((struct pp_event *)trig->targets[i].owner)->entry);
+	kfree(trig->filter);
 	kfree(trig);
 }
 
@@ -572,6 +595,27 @@ static struct pp_event *find_event(u32 id, const char *name)
 }
 
 /**
+ * pp_event_id - the id of the event named @name
+ * @name: its name
+ * @id: out
+ *
+ * Process context.
+ *
+ * Return: 0, -ENOENT (no such event).
+ */
+int pp_event_id(const char *name, u32 *id)
+{
+	struct pp_event *ev;
+
+	mutex_lock(&pp_registry.lock);
+	ev = find_event(0, name);
+	if (ev)
+		*id = ev->entry.id;
+	mutex_unlock(&pp_registry.lock);
+	return ev ? 0 : -ENOENT;
+}
+
+/**
  * pp_event_destroy - destroy a persistent event
  * @id: its id
  * @file: the asking file
@@ -761,14 +805,17 @@ int pp_event_thaw(u32 id, bool rearm)
  * @nr: number of @targets; 0 removes the trigger
  * @count: fire on the @count-th record of @source after arming (0: 1)
  * @after: each target stores this many more records, then freezes
+ * @filter: only @source's records that match it count, or NULL; the
+ *	trigger owns it from here on, whatever the result
  *
  * The trigger keeps a reference to each target; it goes with @source
  * (pp_event_stop()).  Process context.
  *
- * Return: 0; -ENOENT (@source or a target does not exist), -ENOMEM.
+ * Return: 0; -ENOENT (@source or a target does not exist), -EINVAL
+ * (@filter and @source's records carry no RAW payload), -ENOMEM.
  */
 int pp_event_set_trigger(u32 source, const u32 *targets, unsigned int nr,
-			 u64 count, u64 after)
+			 u64 count, u64 after, struct pp_filter *filter)
 {
 	struct pp_trigger *trig = NULL, *old = NULL;
 	struct pp_event *ev, *t;
@@ -777,15 +824,22 @@ int pp_event_set_trigger(u32 source, const u32 *targets, unsigned int nr,
 
 	if (nr) {
 		trig = kzalloc(struct_size(trig, targets, nr), GFP_KERNEL);
-		if (!trig)
+		if (!trig) {
+			kfree(filter);
 			return -ENOMEM;
+		}
 		trig->count = count ?: 1;
 		trig->after = after;
+		trig->filter = filter;
 	}
 	mutex_lock(&pp_registry.lock);
 	ev = source ? find_event(source, NULL) : NULL;
 	if (!ev)
 		goto unlock;
+	if (filter && !(ev->attr.sample_type & PERF_SAMPLE_RAW)) {
+		ret = -EINVAL;
+		goto unlock;
+	}
 	for (i = 0; i < nr; i++) {
 		t = targets[i] ? find_event(targets[i], NULL) : NULL;
 		if (!t)

@@ -15,6 +15,11 @@
  *   buffer_kb=  per-CPU buffer of the load-time events, and the default for
  *               events created with buffer size 0; a power-of-two number of
  *               pages.
+ *   triggers=   comma-separated "SOURCE:TARGET[+TARGET...][/count=N][/after=M]"
+ *               list set once the load-time events exist; the names are
+ *               those events' ("mce_record:sched_switch"), a TARGET "*" is
+ *               every load-time event but SOURCE.  A bad entry is logged
+ *               and skipped.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -44,6 +49,10 @@ MODULE_PARM_DESC(buffer_kb, "per-CPU buffer of load-time events in KiB, a power-
 static bool comm;
 module_param(comm, bool, 0444);
 MODULE_PARM_DESC(comm, "load-time events also store COMM records: readers name each task as it was when recorded (default N)");
+
+static char *triggers = "";
+module_param(triggers, charp, 0444);
+MODULE_PARM_DESC(triggers, "triggers between load-time events, \"SOURCE:TARGET[+TARGET...][/count=N][/after=M],...\", TARGET * for all (default none)");
 
 static unsigned int memory_limit_mb;
 module_param(memory_limit_mb, uint, 0444);
@@ -136,6 +145,110 @@ static void create_load_events(void)
 	kfree(list);
 }
 
+/* SOURCE's targets from "T1+T2" or "*"; the number of ids, or -errno. */
+static int load_trigger_targets(char *list, u32 source, u32 *ids)
+{
+	char *name;
+	u32 total;
+	int n = 0, i, ret;
+
+	if (!strcmp(list, "*")) {
+		ret = pp_event_list(0, ids, PERF_PERSISTENT_TRIGGER_MAX, &total);
+		if (ret < 0)
+			return ret;
+		for (i = 0; i < ret; i++)
+			if (ids[i] != source)
+				ids[n++] = ids[i];
+		return n;
+	}
+	while ((name = strsep(&list, "+"))) {
+		if (n == PERF_PERSISTENT_TRIGGER_MAX)
+			return -E2BIG;
+		ret = pp_event_id(name, &ids[n++]);
+		if (ret) {
+			pr_err("triggers: no event '%s'; skipped\n", name);
+			return ret;
+		}
+	}
+	return n;
+}
+
+/* One "SOURCE:TARGETS[/count=N][/after=M]" of triggers=. */
+static int set_load_trigger(char *entry)
+{
+	char *src = strim(entry), *targets, *opt, *opts;
+	u64 count = 0, after = 0;
+	u32 *ids, source;
+	int nr, ret;
+
+	opts = strchr(src, '/');
+	if (opts)
+		*opts++ = '\0';
+	targets = strchr(src, ':');
+	if (!targets || !targets[1]) {
+		pr_err("triggers: '%s' is not SOURCE:TARGET[+TARGET...]; skipped\n", src);
+		return -EINVAL;
+	}
+	*targets++ = '\0';
+	while ((opt = strsep(&opts, "/"))) {
+		if (!strncmp(opt, "count=", 6))
+			ret = kstrtou64(opt + 6, 0, &count);
+		else if (!strncmp(opt, "after=", 6))
+			ret = kstrtou64(opt + 6, 0, &after);
+		else
+			ret = -EINVAL;
+		if (ret) {
+			pr_err("triggers: %s: bad option '%s' (count=N or after=M); skipped\n",
+			       src, opt);
+			return ret;
+		}
+	}
+	ret = pp_event_id(src, &source);
+	if (ret) {
+		pr_err("triggers: no event '%s'; skipped\n", src);
+		return ret;
+	}
+	ids = kcalloc(PERF_PERSISTENT_TRIGGER_MAX, sizeof(*ids), GFP_KERNEL);
+	if (!ids)
+		return -ENOMEM;
+	nr = load_trigger_targets(targets, source, ids);
+	ret = nr;
+	if (nr == 0) {
+		pr_err("triggers: %s: no event to freeze; skipped\n", src);
+		ret = -ENOENT;
+	} else if (nr > 0) {
+		ret = pp_event_set_trigger(source, ids, nr, count, after, NULL);
+		if (ret)
+			pr_err("triggers: %s: cannot set: %d; skipped\n", src, ret);
+		else
+			pr_info("%s: freezes %d event%s on its record %llu, after %llu more\n",
+				src, nr, nr == 1 ? "" : "s", count ?: 1, after);
+	} else if (nr == -E2BIG) {
+		pr_err("triggers: %s: more than %d targets; skipped\n", src,
+		       PERF_PERSISTENT_TRIGGER_MAX);
+	}
+	kfree(ids);
+	return ret;
+}
+
+static void set_load_triggers(void)
+{
+	char *list, *cur, *entry;
+
+	if (!triggers || !*triggers)
+		return;
+	list = kstrdup(triggers, GFP_KERNEL);
+	if (!list) {
+		pr_err("triggers: out of memory; none set\n");
+		return;
+	}
+	cur = list;
+	while ((entry = strsep(&cur, ",")))
+		if (*strim(entry))
+			set_load_trigger(entry);
+	kfree(list);
+}
+
 static int __init pp_init(void)
 {
 	u64 size = (u64)buffer_kb * 1024;
@@ -177,6 +290,7 @@ static int __init pp_init(void)
 		goto err_instances;
 
 	create_load_events();
+	set_load_triggers();
 	pr_info("version %s loaded\n", PP_VERSION);
 	return 0;
 

@@ -32,6 +32,7 @@
 #include "perf_persistent/attr_list.h"
 #include "perf_persistent/buffer.h"
 #include "perf_persistent/event.h"
+#include "perf_persistent/filter.h"
 #include "perf_persistent/pmu.h"
 #include "perf_persistent/sysfs.h"
 
@@ -233,7 +234,11 @@ static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *a,
 			  state & PERF_PERSISTENT_STATE_FROZEN ? " frozen" : "");
 }
 
-/* "targets=ID,... count=N after=M fired=0|1", or empty: no trigger. */
+/*
+ * "targets=ID,... count=N after=M fired=0|1[ filter=TEXT]", or empty: no
+ * trigger.  The filter comes last and runs to the end of the line (its
+ * text as set, or "(N ops)" if it was set without one).
+ */
 static ssize_t trigger_show(struct kobject *kobj, struct kobj_attribute *a,
 			    char *buf)
 {
@@ -254,6 +259,12 @@ static ssize_t trigger_show(struct kobject *kobj, struct kobj_attribute *a,
 		len += sysfs_emit_at(buf, len, " count=%llu after=%llu fired=%d",
 				     trig->count, trig->after,
 				     pp_trigger_fired(trig));
+		if (trig->filter && trig->filter->text[0])
+			len += sysfs_emit_at(buf, len, " filter=%s",
+					     trig->filter->text);
+		else if (trig->filter)
+			len += sysfs_emit_at(buf, len, " filter=(%u ops)",
+					     trig->filter->nr);
 	}
 	rcu_read_unlock();
 	return len + sysfs_emit_at(buf, len, "\n");

@@ -25,6 +25,9 @@
  *                     names, comma-separated; "-" none); options: count=N
  *                     after=M flags=0xN nr=N (nr_targets as given) size=N
  *                     bad-ptr (targets points nowhere) remove
+ *                     op=OP:SIZE:OFFSET:VALUE[:FLAGS] (a filter op; OP a
+ *                     number, repeatable) nr-filter=N (nr_filter as given)
+ *                     filter-ptr=bad text=STRING text-long reserved
  *   ioctl NUM         an arbitrary ioctl number with a zero argument
  *   sleep SECONDS | hold (until a signal) | drop-caps | setuid UID | close
  */
@@ -397,9 +400,12 @@ static void id_cmd(const char *name, unsigned long req, const char *x)
 static int cmd_trigger(char **argv, int argc)
 {
 	struct perf_persistent_trigger t = { .size = sizeof(t) };
+	struct perf_persistent_filter_op ops[PERF_PERSISTENT_FILTER_MAX + 8];
 	unsigned int ids[PERF_PERSISTENT_TRIGGER_MAX + 8];
 	char list[512], *name, *save = NULL;
+	static char longtext[PERF_PERSISTENT_FILTER_TEXT_MAX + 1];
 	int i, nr = 0, used = 2;
+	unsigned int nops = 0;
 
 	if (argc < 2)
 		usage("trigger needs a source and targets");
@@ -430,6 +436,32 @@ static int cmd_trigger(char **argv, int argc)
 			t.targets = 8;
 		else if (!strcmp(o, "remove"))
 			t.flags |= PERF_PERSISTENT_TRIGGER_REMOVE;
+		else if (!strncmp(o, "op=", 3) &&
+			 nops < sizeof(ops) / sizeof(ops[0])) {
+			unsigned int op, size, flags = 0;
+			unsigned long long value;
+
+			memset(&ops[nops], 0, sizeof(ops[nops]));
+			if (sscanf(v, "%u:%u:%u:%lli:%u", &op, &size,
+				   &ops[nops].offset, &value, &flags) < 4)
+				usage("op=OP:SIZE:OFFSET:VALUE[:FLAGS]");
+			ops[nops].op = op;
+			ops[nops].size = size;
+			ops[nops].value = value;
+			ops[nops].flags = flags;
+			t.nr_filter = ++nops;
+			t.filter = (unsigned long)ops;
+		} else if (!strncmp(o, "nr-filter=", 10))
+			t.nr_filter = num(v);
+		else if (!strcmp(o, "filter-ptr=bad"))
+			t.filter = 8;
+		else if (!strncmp(o, "text=", 5))
+			t.filter_text = (unsigned long)v;
+		else if (!strcmp(o, "text-long")) {
+			memset(longtext, 'x', sizeof(longtext) - 1);
+			t.filter_text = (unsigned long)longtext;
+		} else if (!strcmp(o, "reserved"))
+			t.__reserved = 1;
 		else
 			break;
 		used++;

@@ -7,6 +7,7 @@
  * on stderr; the exit status is 0 on success, 1 on failure and 129 for a
  * bad command line, as perf's own commands do.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -517,12 +518,18 @@ static int cmd_info(int argc, char **argv)
 	       t.bytes);
 	printf("count:         %llu\n", t.count);
 	if (desc.info.state & PERF_PERSISTENT_STATE_TRIGGER) {
-		char line[512], names[400];
+		char line[1024], names[400];
 		unsigned long long count = 0, after = 0;
 		int fired = 0;
-		char *p;
+		char *p, *filter;
 
 		instance_attr(desc.info.name, "trigger", line, sizeof(line));
+		/* The filter runs to the end of the line. */
+		filter = strstr(line, " filter=");
+		if (filter) {
+			*filter = '\0';
+			filter += strlen(" filter=");
+		}
 		p = strchr(line, ' ');
 		if (!strncmp(line, "targets=", 8) && p &&
 		    sscanf(p, " count=%llu after=%llu fired=%d", &count, &after,
@@ -531,6 +538,8 @@ static int cmd_info(int argc, char **argv)
 			target_names(fd, line + 8, names, sizeof(names));
 			printf("trigger:       freezes %s on record %llu, after %llu more records each; %s\n",
 			       names, count, after, fired ? "fired" : "armed");
+			if (filter)
+				printf("filter:        %s\n", filter);
 		}
 	}
 	if (desc.info.state & PERF_PERSISTENT_STATE_FROZEN) {
@@ -694,12 +703,14 @@ static int cmd_trigger(int argc, char **argv)
 		{ "count",	required_argument, NULL, 'c' },
 		{ "after",	required_argument, NULL, 'a' },
 		{ "remove",	no_argument,	   NULL, 'r' },
+		{ "filter",	required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct perf_persistent_trigger t = { .size = sizeof(t) };
+	struct perf_persistent_filter_op ops[PERF_PERSISTENT_FILTER_MAX];
 	unsigned int ids[PERF_PERSISTENT_TRIGGER_MAX], *all = NULL;
 	unsigned long long *num;
-	char *freeze = NULL, *end;
+	char *freeze = NULL, *filter = NULL, *end;
 	bool freeze_all = false, remove = false;
 	struct pp_event_desc src;
 	int c, fd, n = 0, i, ret = 1;
@@ -714,6 +725,12 @@ static int cmd_trigger(int argc, char **argv)
 			break;
 		case 'r':
 			remove = true;
+			break;
+		case 'F':
+			/* Shown as one line: no tab or newline in it. */
+			for (filter = optarg; *optarg; optarg++)
+				if (isspace((unsigned char)*optarg))
+					*optarg = ' ';
 			break;
 		case 'c':
 		case 'a':
@@ -734,14 +751,24 @@ static int cmd_trigger(int argc, char **argv)
 		return PP_EXIT_USAGE;
 	if (remove + !!freeze + freeze_all != 1)
 		return usage_error("give one of --freeze, --freeze-all and --remove");
-	if (remove && (t.count || t.after))
-		return usage_error("--remove takes no --count or --after");
+	if (remove && (t.count || t.after || filter))
+		return usage_error("--remove takes no --count, --after or --filter");
 	fd = ctl_open(true);
 	if (fd < 0)
 		return 1;
 	if (ctl_lookup(fd, argv[optind], &src))
 		goto out;
 	t.source = src.info.id;
+	if (filter) {
+		int nr = filter_compile(&src.attr, filter, ops,
+					PERF_PERSISTENT_FILTER_MAX);
+
+		if (nr < 0)
+			goto out_src;
+		t.filter = (unsigned long)ops;
+		t.nr_filter = nr;
+		t.filter_text = (unsigned long)filter;
+	}
 	if (remove) {
 		t.flags = PERF_PERSISTENT_TRIGGER_REMOVE;
 	} else if (freeze) {
@@ -776,8 +803,9 @@ static int cmd_trigger(int argc, char **argv)
 	if (remove)
 		printf("%s: no trigger\n", src.info.name);
 	else
-		printf("%s: freezes %d event%s on its record %llu, after %llu more records each\n",
+		printf("%s: freezes %d event%s on its %srecord %llu, after %llu more records each\n",
 		       src.info.name, n, n == 1 ? "" : "s",
+		       filter ? "matching " : "",
 		       t.count ? (unsigned long long)t.count : 1ULL,
 		       (unsigned long long)t.after);
 	ret = 0;
@@ -1152,7 +1180,8 @@ static const struct verb verbs[] = {
 	  "    one is frozen), print what happened, then run CMD and exit with its\n"
 	  "    status, or exit 0; 124 when S seconds passed first" },
 	{ "trigger", cmd_trigger,
-	  "NAME --freeze TARGET[,TARGET...]|--freeze-all [--count N] [--after M] | NAME --remove",
+	  "NAME --freeze TARGET[,TARGET...]|--freeze-all [--count N] [--after M]\n"
+	  "    [--filter EXPR] | NAME --remove",
 	  "make NAME's records freeze other events, keeping the history that\n"
 	  "    led up to them\n"
 	  "    --freeze TARGETS   the events to freeze (NAME itself may be one)\n"
@@ -1160,6 +1189,9 @@ static const struct verb verbs[] = {
 	  "    --count N          fire on NAME's N-th record after arming (default 1)\n"
 	  "    --after M          each target stores M more records, then\n"
 	  "                       freezes (default 0)\n"
+	  "    --filter EXPR      count only NAME's records whose fields match\n"
+	  "                       EXPR, in perf's tracepoint filter syntax:\n"
+	  "                       'bank == 4 && status & 0x8000000000000000'\n"
 	  "    --remove           remove NAME's trigger" },
 	{ "detach", cmd_detach, "NAME...",
 	  "let an event held by a perf persistent command (create without -d,\n"

@@ -141,6 +141,11 @@ void printer_free(struct pp_printer *p)
 	free(p);
 }
 
+struct tep_event *printer_tep_event(struct pp_printer *p)
+{
+	return p->event;
+}
+
 const char *printer_event_name(struct pp_printer *p)
 {
 	return p->name;

@@ -5,7 +5,7 @@
  * Parts: main.c (verbs), ctl.c (the control device), evspec.c (event names,
  * sizes, sample fields), snapshot.c (reading the buffers through mmap),
  * output.c (decoding with libtraceevent, perf-script-like and JSON lines),
- * perfdata.c (perf.data export).
+ * perfdata.c (perf.data export), filter.c (trigger filters).
  */
 #ifndef PERF_PERSISTENT_TOOL_H
 #define PERF_PERSISTENT_TOOL_H
@@ -181,6 +181,9 @@ void print_record_json(struct pp_printer *p, FILE *out,
 void printer_learn_comms(struct pp_printer *p, const struct pp_snapshot *snap);
 /* The event's name as perf script shows it: "mce:mce_record", "cpu-clock". */
 const char *printer_event_name(struct pp_printer *p);
+struct tep_event;
+/* The tracepoint's parsed format; NULL for other sources. */
+struct tep_event *printer_tep_event(struct pp_printer *p);
 
 /*
  * The records' clock and the wall clock at one moment (INFO's clock_ns and
@@ -195,6 +198,15 @@ struct pp_clock {
 void printer_set_clock(struct pp_printer *p, const struct pp_clock *clock,
 		       bool wall_clock);
 const struct pp_clock *printer_clock(struct pp_printer *p);
+
+/* ---- filter.c: trigger filters ------------------------------------- */
+
+/*
+ * Compile @expr, perf's tracepoint filter syntax, for the source @attr into
+ * at most @max ops.  The number of ops, or -1 with a message on stderr.
+ */
+int filter_compile(const struct perf_event_attr *attr, const char *expr,
+		   struct perf_persistent_filter_op *ops, unsigned int max);
 
 /* ---- perfdata.c: export ---------------------------------------------- */
 

@@ -26,6 +26,7 @@
 
 struct kobject;
 struct pp_event;
+struct pp_filter;
 
 /**
  * struct pp_cpu - a persistent event on one CPU
@@ -170,12 +171,13 @@ void pp_events_destroy_all(void);
 void pp_events_exit(void);
 
 int pp_event_create(const struct pp_event_spec *spec, u32 *id);
+int pp_event_id(const char *name, u32 *id);
 int pp_event_destroy(u32 id, const void *file);
 int pp_event_detach(u32 id, const void *file);
 int pp_event_attach(u32 id, const void *file);
 int pp_event_pause(u32 id, bool paused);
 int pp_event_set_trigger(u32 source, const u32 *targets, unsigned int nr,
-			 u64 count, u64 after);
+			 u64 count, u64 after, struct pp_filter *filter);
 int pp_event_thaw(u32 id, bool rearm);
 void pp_events_release_file(const void *file);
 int pp_event_info(u32 id, const char *name, const void *file,

@@ -17,6 +17,8 @@
 #include <linux/irq_work.h>
 #include <linux/types.h>
 
+struct pp_filter;
+
 /**
  * struct pp_freeze - whether an event stores records, as triggers decide
  * @frozen: no record is stored (each is dropped and counted)
@@ -43,7 +45,9 @@ struct pp_freeze {
  * struct pp_trigger - an event's records freeze others
  * @count: fires on the source's @count-th record after arming (>= 1)
  * @after: each target stores this many more records, then freezes
- * @hits: records of the source since it was armed
+ * @hits: records of the source since it was armed (that matched @filter)
+ * @filter: only records of the source that match count, or NULL: all
+ *	(filter.h; owned by the trigger)
  * @nr: number of @targets
  * @targets: what each target freezes, and the target itself (an opaque
  *	pointer its owner keeps a reference through)
@@ -52,6 +56,7 @@ struct pp_trigger {
 	u64			count;
 	u64			after;
 	atomic64_t		hits;
+	struct pp_filter	*filter;
 	unsigned int		nr;
 	struct {
 		struct pp_freeze	*freeze;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Load-time events: events= and buffer_kb=, from the command line and from
-# /etc/modprobe.d; bad entries are logged and skipped.  memory_limit_mb=:
+# Load-time events: events=, buffer_kb= and triggers=, from the command
+# line and from /etc/modprobe.d; bad entries are logged and skipped.  memory_limit_mb=:
 # the memory every buffer together may take, and the memory cgroup the
 # buffers are charged to.
 . ./lib.sh
@@ -53,6 +53,36 @@ pp_unload
 pp_load events=sched:sched_switch
 check_match "by default no COMM records" "^comm records: *no$" \
 	"$(perf persistent info sched_switch)"
+pp_unload
+
+# triggers=: load-time events freeze each other from load on.
+pp_log_mark
+pp_load "events=mce:mce_record,sched:sched_switch,sched:sched_wakeup" \
+	"triggers=mce_record:sched_switch+sched_wakeup/after=5,sched_wakeup:*/count=1000000000,nosuch:sched_switch,mce_record,sched_switch:nosuch,sched_switch:mce_record/count=x,sched_switch:mce_record/when=1"
+sw=$(pp_stat sched_switch id)
+wk=$(pp_stat sched_wakeup id)
+check_eq "triggers=: SOURCE:T1+T2/after=M" "targets=$sw,$wk count=1 after=5 fired=0" "$(pp_stat mce_record trigger)"
+check_eq "triggers=: * is every other load-time event" \
+	"targets=$(pp_stat mce_record id),$sw count=1000000000 after=0 fired=0" "$(pp_stat sched_wakeup trigger)"
+check_eq "triggers=: bad entries set nothing" "" "$(pp_stat sched_switch trigger)"
+dmesg | tail -n +$((_pp_log_lines + 1)) >/tmp/log
+check_grep "an unknown source is logged" "triggers: no event 'nosuch'; skipped" /tmp/log
+check_grep "an entry without targets is logged" "triggers: 'mce_record' is not SOURCE:TARGET" /tmp/log
+check_grep "an unknown target is logged" "triggers: no event 'nosuch'; skipped" /tmp/log
+check_grep "a bad count is logged" "triggers: sched_switch: bad option 'count=x'" /tmp/log
+check_grep "an unknown option is logged" "triggers: sched_switch: bad option 'when=1'" /tmp/log
+pp_inject_mce 0 0xbe00000000800400 2
+check "an MCE freezes sched_switch" pp_wait_stat sched_switch freezes 1
+check "... and sched_wakeup" pp_wait_stat sched_wakeup freezes 1
+check_eq "... after their 5 more records" "detached frozen" "$(pp_stat sched_switch state)"
+pp_unload
+mkdir -p /etc/modprobe.d
+echo "options perf_persistent events=mce:mce_record,sched:sched_switch triggers=mce_record:sched_switch" \
+	>/etc/modprobe.d/pp.conf
+pp_load
+check_eq "triggers= from /etc/modprobe.d" "targets=$(pp_stat sched_switch id) count=1 after=0 fired=0" \
+	"$(pp_stat mce_record trigger)"
+rm /etc/modprobe.d/pp.conf
 pp_unload
 
 pp_load buffer_kb=12

@@ -7,8 +7,9 @@
 # --after, --freeze-all, --remove; a trigger on itself stores its count; a
 # target destroyed under a trigger, and the source destroyed, leave
 # nothing behind.  Waiting: perf persistent wait, and poll, read and SIGIO
-# to a process group (tests/pp-notify.c).  The errnos are
-# rows E73-E87 of 98-errnos.
+# to a process group (tests/pp-notify.c).  Filters: only matching records
+# count, bad ones are refused and change nothing.  The errnos are rows
+# E73-E87 and E89-E99 of 98-errnos.
 . ./lib.sh
 
 pp_load
@@ -136,14 +137,48 @@ check_match "wait on a frozen event returns at once" "^sw is frozen$" "$(perf pe
 perf persistent wait --timeout 0.5 cs >/dev/null
 check_eq "wait --timeout with nothing to wait for: 124" 124 $?
 
+# ---- --filter: only the source's matching records count ------------------
+perf persistent trigger mce_record --remove >/dev/null
+perf persistent resume sw >/dev/null
+f=$(pp_stat sw freezes)
+out=$(perf persistent trigger mce_record --freeze sw --count 2 --filter 'bank == 4 && status & 0x400')
+check_match "--filter: set" "^mce_record: freezes 1 event on its matching record 2, after 0 " "$out"
+check_match "info: the filter" "^filter: +bank == 4 && status & 0x400$" "$(perf persistent info mce_record)"
+check_match "sysfs: the filter last" " fired=0 filter=bank == 4 && status & 0x400$" "$(pp_stat mce_record trigger)"
+m=$(pp_stat mce_record written)
+pp_inject_mce 0 0xbe00000000800400 4
+pp_inject_mce 0 0xbe00000000800400 2
+pp_inject_mce 0 0xbe00000000800100 4
+pp_wait_stat mce_record written $((m + 3))
+check_eq "--filter: bank 2 and status without 0x400 do not count" "$f" "$(pp_stat sw freezes)"
+check_eq "--filter: sw still stores" detached "$(pp_stat sw state)"
+pp_inject_mce 1 0xbe00000000800401 4
+check "--filter: the second matching record fires (on another CPU)" pp_wait_stat sw freezes $((f + 1))
+before=$(pp_stat mce_record trigger)
+out=$(perf persistent trigger mce_record --freeze cs --filter 'bnk == 4' 2>&1)
+check_eq "--filter: a field the format lacks: exit 1" "1" "$?"
+check_match "--filter: ... names it" "column 1: no such field in the source's format: bnk$" "$out"
+out=$(perf persistent trigger mce_record --freeze cs --filter 'bank == 4 &&' 2>&1)
+check_match "--filter: a syntax error, with its column" "filter 'bank == 4 &&', column 13: expected a field name" "$out"
+out=$(perf persistent trigger cs --freeze sw --filter 'bank == 4' 2>&1)
+check_match "--filter: a source without fields" "needs a tracepoint source that records its fields" "$out"
+check_eq "refused filters leave the trigger as it was" "$before" "$(pp_stat mce_record trigger)"
+check_eq "... and none on cs" "" "$(pp_stat cs trigger)"
+perf persistent resume mce_record >/dev/null
+c=$(pp_stat cs freezes)
+perf persistent trigger sw --freeze cs --filter 'prev_pid == 0 || next_pid == 0' >/dev/null
+check "--filter on sched_switch: a switch to or from idle freezes cs" pp_wait_stat cs freezes $((c + 1))
+perf persistent trigger sw --remove >/dev/null
+perf persistent resume cs >/dev/null
+
 # ---- lifetimes -------------------------------------------------------------
 perf persistent trigger mce_record --remove >/dev/null
 perf persistent resume sw >/dev/null
 perf persistent trigger mce_record --freeze sw,cs >/dev/null
 check_match "a target destroyed under a trigger" "destroyed cs" "$(perf persistent destroy cs)"
-m=$(pp_stat mce_record written)
+f=$(pp_stat sw freezes)
 pp_inject_mce 0 0xbe00000000800400 2
-check "the trigger fires on the rest" pp_wait_stat sw freezes 6
+check "the trigger fires on the rest" pp_wait_stat sw freezes $((f + 1))
 perf persistent destroy mce_record >/dev/null
 check_eq "the source destroyed: sw lives on" "detached frozen" "$(pp_stat sw state)"
 perf persistent destroy sw >/dev/null

@@ -138,6 +138,27 @@ row E84 ENOENT pp-ctl watch 99999
 row E85 EINVAL pp-notify "$keep" small
 row E86 EINVAL pp-notify 0 unwatched
 row E87 EAGAIN pp-notify "$keep" empty
+# Filters (ops are OP:SIZE:OFFSET:VALUE; 1 is EQ, 10 NOT).  rawsrc records
+# its fields, so only the filter itself is wrong in these.
+pp-ctl create rawsrc tp=sched:sched_switch buffer=4096 detached >/dev/null
+eq=1:4:8:0
+row E89 EINVAL pp-ctl trigger rawsrc "$keep" filter-ptr=bad
+row E90 E2BIG pp-ctl trigger rawsrc "$keep" op=$eq nr-filter=33
+row E91 EINVAL pp-ctl trigger rawsrc "$keep" op=11:4:8:0
+row E92 EINVAL pp-ctl trigger rawsrc "$keep" op=1:3:8:0
+row E93 EINVAL pp-ctl trigger rawsrc "$keep" op=1:4:65404:0
+row E94 EINVAL pp-ctl trigger rawsrc "$keep" op=$eq op=$eq
+row E95 EFAULT pp-ctl trigger rawsrc "$keep" nr-filter=1 filter-ptr=bad
+row E96 EINVAL pp-ctl trigger rawsrc "$keep" op=$eq text-long
+row E97 EINVAL pp-ctl trigger rawsrc "$keep" op=$eq "text=prev_pid == 1$(printf '\t')"
+row E98 EINVAL pp-ctl trigger keep "$keep" op=$eq
+row E99 EINVAL pp-ctl trigger rawsrc "$keep" reserved
+check_eq "refused filters leave no trigger on rawsrc" "" "$(pp_stat rawsrc trigger)"
+# prev_comm's first bytes are never 0, and x && x never true: never fires.
+check_match "the same filter, well formed, is taken" "OK$" \
+	"$(pp-ctl trigger rawsrc "$keep" op=$eq op=$eq op=8:0:0:0 text=x)"
+check_eq "sysfs shows its text" "targets=$keep count=1 after=0 fired=0 filter=x" "$(pp_stat rawsrc trigger)"
+pp-ctl destroy rawsrc >/dev/null
 check_eq "refused triggers leave none behind" "" "$(pp_stat keep trigger)"
 
 kill $holder

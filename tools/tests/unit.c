@@ -366,6 +366,65 @@ out:
  * matches (Documentation/uapi.rst), and the mmap offset is counted in
  * pages of whatever size the system has.
  */
+/* Compile @expr for mce:mce_record; the number of ops, or -1. */
+static int compile(const char *expr, struct perf_persistent_filter_op *ops)
+{
+	struct perf_event_attr attr = { .type = PERF_TYPE_TRACEPOINT,
+					.config = 113,
+					.sample_type = PERF_SAMPLE_RAW };
+
+	return filter_compile(&attr, expr, ops, PERF_PERSISTENT_FILTER_MAX);
+}
+
+#define OP(o, sz, off, v, fl) ((struct perf_persistent_filter_op){		.op = PERF_PERSISTENT_FILTER_##o, .size = (sz), .offset = (off),		.value = (v), .flags = (fl) })
+#define LOGIC(o) ((struct perf_persistent_filter_op){ .op = PERF_PERSISTENT_FILTER_##o })
+
+static void test_filter(void)
+{
+	struct perf_persistent_filter_op ops[PERF_PERSISTENT_FILTER_MAX];
+	/* bank: u8 at 105; status: u64 at 24; common_pid: s32 at 4 */
+	const struct perf_persistent_filter_op want[] = {
+		OP(EQ, 1, 105, 4, 0), OP(BAND, 8, 24, 0x8000000000000000ULL, 0),
+		OP(LT, 4, 4, (unsigned long long)-1, PERF_PERSISTENT_FILTER_SIGNED),
+		LOGIC(NOT), LOGIC(OR), LOGIC(AND),
+	};
+	const struct perf_persistent_filter_op prec[] = {
+		OP(EQ, 1, 105, 1, 0), OP(EQ, 1, 105, 2, 0), OP(EQ, 1, 105, 3, 0),
+		LOGIC(AND), LOGIC(OR),
+	};
+	const char *bad[] = {
+		"", "bank", "bank ==", "bank == x", "bnk == 1", "bank = 1",
+		"bank ~ \"a*\"", "bank == \"a\"", "(bank == 1", "bank == 1)",
+		"bank == 1 &&", "bank && cs", "bank == 1 cs == 2", "bank == 12z",
+		"bank == 1 || || cs == 2",
+	};
+	char many[512] = "bank == 0";
+	unsigned int i;
+	int n;
+
+	n = compile(" bank==4 && (status & 0x8000000000000000 || !(common_pid < -1))", ops);
+	CHECK(n == (int)(sizeof(want) / sizeof(want[0])) &&
+	      !memcmp(ops, want, sizeof(want)),
+	      "fields, sizes, offsets, sign, postfix order: %d ops", n);
+	n = compile("bank == 1 || bank == 2 && bank == 3", ops);
+	CHECK(n == 5 && !memcmp(ops, prec, sizeof(prec)), "&& binds tighter than ||");
+	n = compile("!!(cs >= 0x10)", ops);
+	CHECK(n == 3 && ops[0].op == PERF_PERSISTENT_FILTER_GE && ops[0].value == 16 &&
+	      ops[1].op == PERF_PERSISTENT_FILTER_NOT && ops[2].op == PERF_PERSISTENT_FILTER_NOT,
+	      "! and hex numbers");
+	n = compile("bank != 1 && cpu <= 3 && cpu > 0 && cpuid != 0", ops);
+	CHECK(n == 7 && ops[0].op == PERF_PERSISTENT_FILTER_NE &&
+	      ops[1].op == PERF_PERSISTENT_FILTER_LE && ops[1].size == 4 &&
+	      ops[1].offset == 88, "!= and <= are not ! and <");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(compile(bad[i], ops) == -1, "refused: '%s'", bad[i]);
+	for (i = 1; i < 16; i++)
+		strcat(many, " || bank == 0");
+	CHECK(compile(many, ops) == 31, "31 ops fit");
+	strcat(many, " || bank == 0");
+	CHECK(compile(many, ops) == -1, "33 ops do not");
+}
+
 static void test_uapi(void)
 {
 	CHECK(_IOC_NR(PERF_PERSISTENT_IOC_CREATE) == 1 &&
@@ -390,6 +449,7 @@ int main(void)
 	test_default_sampling();
 	test_decode();
 	test_comm_records();
+	test_filter();
 	test_uapi();
 	printf("tools unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

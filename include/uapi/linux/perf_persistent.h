@@ -340,6 +340,13 @@ struct perf_persistent_list {
  * @count:	fire on the @count-th record of @source after arming (0: 1)
  * @after:	each target stores this many more records after the trigger
  *		fired, then freezes (0: at once)
+ * @filter:	user pointer to @nr_filter struct perf_persistent_filter_op,
+ *		or 0: only @source's records that match count towards @count
+ * @nr_filter:	number of ops at @filter, 0 to PERF_PERSISTENT_FILTER_MAX
+ * @__reserved:	must be zero
+ * @filter_text: user pointer to the filter as the user wrote it (a
+ *		NUL-terminated printable string, shorter than
+ *		PERF_PERSISTENT_FILTER_TEXT_MAX), or 0; shown, never parsed
  *
  * An event has at most one trigger; setting one replaces the last.  A
  * trigger is armed when set.  When it fires, every target freezes: it
@@ -350,7 +357,8 @@ struct perf_persistent_list {
  * reader may pause a frozen event to read it and resume it, and it stays
  * frozen.  The targets are the events named when the trigger is set; the
  * trigger goes with @source.  REARM of an event without a trigger, like
- * any verb on an unknown event, fails with ENOENT.
+ * any verb on an unknown event, fails with ENOENT.  A filter needs a
+ * source whose records carry PERF_SAMPLE_RAW (EINVAL otherwise).
  */
 struct perf_persistent_trigger {
 	__u32	size;
@@ -360,10 +368,62 @@ struct perf_persistent_trigger {
 	__u64	targets;
 	__u64	count;
 	__u64	after;
+	__u64	filter;
+	__u32	nr_filter;
+	__u32	__reserved;
+	__u64	filter_text;
 };
 
 #define PERF_PERSISTENT_TRIGGER_SIZE_VER0	40
+#define PERF_PERSISTENT_TRIGGER_SIZE_VER1	64	/* + filter */
 #define PERF_PERSISTENT_TRIGGER_MAX		64
+
+/* perf_persistent_filter_op::op */
+#define PERF_PERSISTENT_FILTER_EQ	1	/* push field == value */
+#define PERF_PERSISTENT_FILTER_NE	2	/* push field != value */
+#define PERF_PERSISTENT_FILTER_LT	3	/* push field < value */
+#define PERF_PERSISTENT_FILTER_LE	4	/* push field <= value */
+#define PERF_PERSISTENT_FILTER_GT	5	/* push field > value */
+#define PERF_PERSISTENT_FILTER_GE	6	/* push field >= value */
+#define PERF_PERSISTENT_FILTER_BAND	7	/* push (field & value) != 0 */
+#define PERF_PERSISTENT_FILTER_AND	8	/* pop two, push both true */
+#define PERF_PERSISTENT_FILTER_OR	9	/* pop two, push either true */
+#define PERF_PERSISTENT_FILTER_NOT	10	/* pop one, push its negation */
+
+/* perf_persistent_filter_op::flags */
+#define PERF_PERSISTENT_FILTER_SIGNED	(1U << 0)	/* the field is signed */
+
+#define PERF_PERSISTENT_FILTER_MAX	32	/* ops in one filter */
+#define PERF_PERSISTENT_FILTER_TEXT_MAX	256	/* including the NUL */
+
+/**
+ * struct perf_persistent_filter_op - one step of a trigger's filter
+ * @op:		PERF_PERSISTENT_FILTER_*
+ * @flags:	PERF_PERSISTENT_FILTER_SIGNED for a comparison of a signed
+ *		field (sign-extended from @size, compared as signed), else 0
+ * @size:	bytes of the field: 1, 2, 4 or 8 (comparisons only)
+ * @__reserved:	must be zero
+ * @offset:	byte offset of the field in the record's RAW payload, as the
+ *		tracepoint's tracefs format gives it (comparisons only)
+ * @value:	what the field is compared with (comparisons only)
+ *
+ * A filter is a program in postfix order over a stack of truth values,
+ * as the tool compiles perf's filter syntax ("bank == 4 && status & 0x1"
+ * is EQ, BAND, AND).  Each comparison reads its field in the CPU's byte
+ * order and pushes a result; AND, OR and NOT take theirs from the stack
+ * and have every other member zero.  A well-formed program never pops an
+ * empty stack and leaves exactly one value: the record matches when it is
+ * true.  A field that lies beyond the end of a record's RAW payload
+ * compares false.
+ */
+struct perf_persistent_filter_op {
+	__u8	op;
+	__u8	flags;
+	__u8	size;
+	__u8	__reserved;
+	__u32	offset;
+	__u64	value;
+};
 
 /* perf_persistent_notice::what */
 #define PERF_PERSISTENT_NOTICE_FROZE	1	/* @id froze */
