@@ -88,7 +88,8 @@ static long pp_ioc_create(struct file *file, void __user *argp)
 			 &usize);
 	if (ret)
 		return ret;
-	if (c.flags & ~PERF_PERSISTENT_CREATE_DETACHED || c.__reserved)
+	if (c.flags & ~(PERF_PERSISTENT_CREATE_DETACHED |
+			PERF_PERSISTENT_CREATE_CRASH_DUMP) || c.__reserved)
 		return -EINVAL;
 	if (strnlen(c.name, sizeof(c.name)) == sizeof(c.name))
 		return -EINVAL;
@@ -98,6 +99,7 @@ static long pp_ioc_create(struct file *file, void __user *argp)
 	spec.name = c.name;
 	spec.buffer_size = c.buffer_size;
 	spec.owner_file = c.flags & PERF_PERSISTENT_CREATE_DETACHED ? NULL : file;
+	spec.crash_dump = c.flags & PERF_PERSISTENT_CREATE_CRASH_DUMP;
 
 	ret = pp_event_create(&spec, &id);
 	if (ret)

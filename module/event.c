@@ -54,9 +54,11 @@
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/trace_events.h>
 #include <linux/workqueue.h>
 
 #include "perf_persistent/buffer.h"
+#include "perf_persistent/dump.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/filter.h"
 #include "perf_persistent/notify.h"
@@ -344,6 +346,7 @@ static void pp_event_free(struct pp_event *ev)
 		pp_buffer_free(pc->buf);
 	}
 	free_percpu(ev->cpus);
+	kfree(ev->format);
 	mutex_destroy(&ev->sync_lock);
 	kfree_rcu(ev, rcu);
 }
@@ -469,6 +472,59 @@ static int pp_attr_check(const struct perf_event_attr *attr)
 	return 0;
 }
 
+/*
+ * The tracefs format text of a tracepoint source, for crash dumps and
+ * sysfs, from a counter's event (its counters keep the tracepoint's module,
+ * if any, loaded).  Process context, after the counters started.
+ */
+static void pp_event_make_format(struct pp_event *ev)
+{
+	unsigned int cpu;
+
+	if (!IS_ENABLED(CONFIG_EVENT_TRACING) ||
+	    ev->attr.type != PERF_TYPE_TRACEPOINT)
+		return;
+	mutex_lock(&ev->sync_lock);
+	for_each_possible_cpu(cpu) {
+		struct perf_event *counter = per_cpu_ptr(ev->cpus, cpu)->counter;
+
+		if (counter) {
+			struct trace_event_call *call = counter->tp_event;
+
+			ev->format = pp_dump_format(call);
+			snprintf(ev->tp_name, sizeof(ev->tp_name), "%s:%s",
+				 call->class->system, trace_event_name(call));
+			break;
+		}
+	}
+	mutex_unlock(&ev->sync_lock);
+}
+
+/**
+ * pp_events_walk_crash_dump - call @fn for each listed event flagged
+ *	for crash dumps
+ * @fn: called with the event, and @arg
+ * @arg: for @fn
+ *
+ * Any context, the crashing CPU included: no lock, only the registry's RCU
+ * read side (the other CPUs are stopped or go on; an event found is not
+ * freed before the grace period ends).
+ */
+void pp_events_walk_crash_dump(pp_event_fn fn, void *arg)
+{
+	struct pp_entry *entry;
+	unsigned long id;
+
+	rcu_read_lock();
+	xa_for_each(&pp_registry.entries, id, entry) {
+		struct pp_event *ev = container_of(entry, struct pp_event, entry);
+
+		if (READ_ONCE(entry->listed) && ev->crash_dump)
+			fn(ev, arg);
+	}
+	rcu_read_unlock();
+}
+
 /**
  * pp_event_create - create a persistent event and start it on every CPU
  * @spec: what to create
@@ -529,6 +585,7 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	/* Persistent events are always enabled. */
 	ev->attr.disabled = 0;
 	ev->buffer_size = size;
+	ev->crash_dump = spec->crash_dump;
 
 	/* The id and the name first; buffers and counters without the lock. */
 	mutex_lock(&pp_registry.lock);
@@ -541,6 +598,8 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 		pp_record_fmt_want_comm(&ev->fmt);
 
 	ret = pp_event_start(ev);
+	if (!ret)
+		pp_event_make_format(ev);
 	mutex_lock(&pp_registry.lock);
 	if (ret)
 		goto err_cancel;
@@ -761,6 +820,8 @@ u32 pp_event_state(const struct pp_event *ev, const void *file)
 		state |= PERF_PERSISTENT_STATE_FROZEN;
 	if (rcu_access_pointer(ev->trigger))
 		state |= PERF_PERSISTENT_STATE_TRIGGER;
+	if (ev->crash_dump)
+		state |= PERF_PERSISTENT_STATE_CRASH_DUMP;
 	return state;
 }
 

@@ -32,6 +32,7 @@
 
 #include "perf_persistent/buffer.h"
 #include "perf_persistent/control.h"
+#include "perf_persistent/dump.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/pmu.h"
 #include "perf_persistent/reader.h"
@@ -118,6 +119,7 @@ static int create_load_event(char *entry)
 		spec.attr.sample_id_all = 1;
 	}
 	spec.name = name;
+	spec.crash_dump = true;
 	ret = pp_event_create(&spec, &id);
 	if (ret) {
 		pr_err("events: %s:%s: cannot create: %d; skipped\n", system, name, ret);
@@ -288,12 +290,17 @@ static int __init pp_init(void)
 	ret = pp_control_init();
 	if (ret)
 		goto err_instances;
+	ret = pp_dump_init();
+	if (ret)
+		goto err_control;
 
 	create_load_events();
 	set_load_triggers();
 	pr_info("version %s loaded\n", PP_VERSION);
 	return 0;
 
+err_control:
+	pp_control_exit();
 err_instances:
 	pp_sysfs_instances_exit();
 err_pmu:
@@ -309,6 +316,7 @@ err_readers:
 
 static void __exit pp_exit(void)
 {
+	pp_dump_exit();
 	pp_control_exit();
 	pp_events_destroy_all();
 	pp_sysfs_instances_exit();

@@ -277,6 +277,28 @@ static ssize_t freezes_show(struct kobject *kobj, struct kobj_attribute *a,
 			  (long long)atomic64_read(&kobj_event(kobj)->freeze.freezes));
 }
 
+static ssize_t crash_dump_show(struct kobject *kobj, struct kobj_attribute *a,
+			       char *buf)
+{
+	return sysfs_emit(buf, "%d\n", kobj_event(kobj)->crash_dump);
+}
+
+/*
+ * The tracefs format of the source as the event keeps it for crash dumps;
+ * empty for other sources, or when it would not fit a page.
+ */
+static ssize_t format_show(struct kobject *kobj, struct kobj_attribute *a,
+			   char *buf)
+{
+	const char *format = kobj_event(kobj)->format;
+	size_t len = format ? strlen(format) : 0;
+
+	/* It ends with the print fmt line's newline. */
+	if (!len || len >= PAGE_SIZE)
+		return 0;
+	return sysfs_emit(buf, "%.*s\n", (int)len - 1, format);
+}
+
 static ssize_t frozen_at_show(struct kobject *kobj, struct kobj_attribute *a,
 			      char *buf)
 {
@@ -349,6 +371,8 @@ static struct kobj_attribute pp_state_attr = __ATTR_RO(state);
 static struct kobj_attribute pp_trigger_attr = __ATTR_RO(trigger);
 static struct kobj_attribute pp_freezes_attr = __ATTR_RO(freezes);
 static struct kobj_attribute pp_frozen_at_attr = __ATTR_RO(frozen_at);
+static struct kobj_attribute pp_crash_dump_attr = __ATTR_RO(crash_dump);
+static struct kobj_attribute pp_format_attr = __ATTR_RO(format);
 
 static struct attribute *pp_instance_attrs[] = {
 	&pp_id_attr.attr,
@@ -365,6 +389,8 @@ static struct attribute *pp_instance_attrs[] = {
 	&pp_trigger_attr.attr,
 	&pp_freezes_attr.attr,
 	&pp_frozen_at_attr.attr,
+	&pp_crash_dump_attr.attr,
+	&pp_format_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(pp_instance);

@@ -300,9 +300,11 @@ static int cmd_create(int argc, char **argv)
 		{ "freq",	 required_argument, NULL, 'F' },
 		{ "detached",	 no_argument,	    NULL, 'd' },
 		{ "no-comm",	 no_argument,	    NULL, 'C' },
+		{ "crash-dump",	 no_argument,	    NULL, 'D' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct perf_persistent_create cr = { .size = sizeof(cr) };
+	bool crash_dump = false;
 	unsigned long long fields = 0, period = 0, freq = 0, size = 0;
 	const char *name = NULL;
 	struct perf_event_attr attr;
@@ -315,6 +317,9 @@ static int cmd_create(int argc, char **argv)
 		switch (c) {
 		case 'n':
 			name = optarg;
+			break;
+		case 'D':
+			crash_dump = true;
 			break;
 		case 'm':
 			if (parse_size(optarg, &size))
@@ -391,6 +396,8 @@ static int cmd_create(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	cr.flags = detached ? PERF_PERSISTENT_CREATE_DETACHED : 0;
+	if (crash_dump)
+		cr.flags |= PERF_PERSISTENT_CREATE_CRASH_DUMP;
 	cr.attr = (unsigned long)&attr;
 	cr.buffer_size = size;
 	snprintf(cr.name, sizeof(cr.name), "%s", name);
@@ -512,6 +519,8 @@ static int cmd_info(int argc, char **argv)
 		printf("sample period: none (counting)\n");
 	printf("sample fields: %s\n", fields[0] ? fields : "none");
 	printf("comm records:  %s\n", desc.attr.comm ? "yes" : "no");
+	printf("crash dump:    %s\n",
+	       desc.info.state & PERF_PERSISTENT_STATE_CRASH_DUMP ? "yes" : "no");
 	printf("buffer:        %s per CPU, %u CPUs\n", size, desc.nr_cpus);
 	printf("records:       %llu written, %llu held, %llu overwritten, %llu dropped, %llu bytes\n",
 	       t.written, t.written - t.overwritten, t.overwritten, t.dropped,
@@ -1058,15 +1067,127 @@ err:
 	return 1;
 }
 
+/* Print the records of one event of a crash dump, as script does live. */
+static int script_dump_event(const struct pp_dump_event *ev, bool newest,
+			     bool json)
+{
+	struct pp_snapshot snap = { .sample_type = ev->attr.sample_type,
+				    .live = true };
+	struct pp_printer *p;
+	unsigned int cpu;
+	size_t i;
+	char *fmt;
+
+	if (ev->attr.type == PERF_TYPE_TRACEPOINT && ev->format.len &&
+	    !ev->format.gap) {
+		fmt = strndup((const char *)ev->format.data, ev->format.len);
+		p = fmt ? printer_new_format(&ev->attr, ev->source, fmt) : NULL;
+		free(fmt);
+	} else {
+		if (ev->attr.type == PERF_TYPE_TRACEPOINT)
+			pp_error("%s: the dump lacks its format: decoding with this system's tracefs",
+				 ev->name);
+		p = printer_new(&ev->attr);
+	}
+	if (!p)
+		return 1;
+	for (cpu = 0; cpu < ev->nr_cpus; cpu++) {
+		const struct pp_dump_stream *st = &ev->cpus[cpu];
+		void *img;
+
+		if (st->skipped)
+			pp_error("%s: CPU %u was mid-record when the kernel crashed: not in the dump",
+				 ev->name, cpu);
+		if (st->gap)
+			pp_error("%s: CPU %u: lines of the dump are missing or damaged: its older records are lost",
+				 ev->name, cpu);
+		if (!st->len)
+			continue;
+		img = malloc(st->len);
+		if (!img) {
+			snapshot_free(&snap);
+			printer_free(p);
+			pp_error("out of memory");
+			return 1;
+		}
+		memcpy(img, st->data, st->len);
+		if (snapshot_add(&snap, img, st->len))
+			pp_error("%s: CPU %u: a damaged record: the older ones are lost",
+				 ev->name, cpu);
+	}
+	snapshot_sort(&snap);
+	snapshot_name_tasks(&snap);
+	/* Names for records whose COMM record the dump does not hold. */
+	for (i = 0; i < snap.nr; i++)
+		if (!snap.recs[i].d.comm)
+			snap.recs[i].d.comm = dump_task_comm(ev, snap.recs[i].d.cpu,
+							     snap.recs[i].d.tid);
+	for (i = 0; i < snap.nr && !ferror(stdout); i++) {
+		const struct pp_record *r = &snap.recs[newest ? snap.nr - 1 - i : i];
+
+		if (json)
+			print_record_json(p, stdout, &r->d);
+		else
+			print_record(p, stdout, &r->d);
+	}
+	snapshot_free(&snap);
+	printer_free(p);
+	return 0;
+}
+
+/* script --from-log FILE [NAME]: the records of the last crash dump. */
+static int script_from_log(const char *path, const char *name, bool newest,
+			   bool json)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct pp_dump d;
+	size_t i;
+	int ret = 0, found = 0;
+
+	if (!f) {
+		pp_error("cannot read '%s': %s", path, strerror(errno));
+		return 1;
+	}
+	ret = dump_read(f, &d);
+	if (f != stdin)
+		fclose(f);
+	if (ret)
+		return 1;
+	if (!d.complete)
+		pp_error("the dump is incomplete: the log ends before its last line");
+	if (d.lost_lines || d.bad_lines)
+		pp_error("%lu lines of the dump missing from the log, %lu damaged",
+			 d.lost_lines, d.bad_lines);
+	signal(SIGPIPE, SIG_IGN);
+	for (i = 0; i < d.nr && !ret; i++) {
+		if (name && strcmp(name, d.events[i].name))
+			continue;
+		found++;
+		ret = script_dump_event(&d.events[i], newest, json);
+	}
+	if (name && !found) {
+		pp_error("no event '%s' in the dump", name);
+		ret = 1;
+	}
+	if ((fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
+		pp_error("writing the records: %s", strerror(errno));
+		ret = 1;
+	}
+	dump_free(&d);
+	return ret;
+}
+
 static int cmd_script(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "newest-first", no_argument, NULL, 'N' },
 		{ "json",	  no_argument, NULL, 'j' },
 		{ "wall-clock",	  no_argument, NULL, 'w' },
+		{ "from-log",	  required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 }
 	};
 	bool newest = false, json = false, wall_clock = false;
+	const char *from_log = NULL;
 	struct pp_event_desc desc;
 	struct pp_snapshot snap;
 	struct pp_printer *p = NULL;
@@ -1080,8 +1201,18 @@ static int cmd_script(int argc, char **argv)
 			json = true;
 		else if (c == 'w')
 			wall_clock = true;
+		else if (c == 'L')
+			from_log = optarg;
 		else
 			return PP_EXIT_USAGE;
+	}
+	if (from_log) {
+		if (wall_clock)
+			return usage_error("--wall-clock needs the live event, not --from-log");
+		if (want_args(argc, argv, 0, 1))
+			return PP_EXIT_USAGE;
+		return script_from_log(from_log, optind < argc ? argv[optind] : NULL,
+				       newest, json);
 	}
 	ret = read_event(argc, argv, &desc, &snap, &p, wall_clock);
 	if (ret)
@@ -1163,7 +1294,9 @@ static const struct verb verbs[] = {
 	  "                            without it the command holds the event: Ctrl-C\n"
 	  "                            destroys it, a hangup (ssh gone) detaches it\n"
 	  "    --no-comm               no COMM records: tasks are named as they are\n"
-	  "                            when read, not as they were when recorded" },
+	  "                            when read, not as they were when recorded\n"
+	  "    --crash-dump            on panic and oops, write the newest records\n"
+	  "                            to the kernel log (script --from-log)" },
 	{ "list", cmd_list, "",
 	  "one line per persistent event: id, name, source, state, per-CPU\n"
 	  "    buffer size, records written, overwritten and dropped" },
@@ -1204,11 +1337,15 @@ static const struct verb verbs[] = {
 	{ "stat", cmd_stat, "[-A] NAME",
 	  "the source's count, and the records\n"
 	  "    -A, --per-cpu   one line per CPU" },
-	{ "script", cmd_script, "[--newest-first] [--json] [--wall-clock] NAME",
+	{ "script", cmd_script,
+	  "[--newest-first] [--json] [--wall-clock] NAME | --from-log FILE [NAME]",
 	  "print the records held, decoded, oldest first\n"
 	  "    --newest-first  newest first\n"
 	  "    --json          one JSON object per line (with \"wallclock\", UTC)\n"
-	  "    --wall-clock    times of day instead of seconds since boot" },
+	  "    --wall-clock    times of day instead of seconds since boot\n"
+	  "    --from-log FILE the records of the crash dump in a kernel log (a\n"
+	  "                    dmesg, a pstore file, a console capture; - for\n"
+	  "                    stdin), of every event in it or of NAME" },
 	{ "record", cmd_record, "[-o FILE] NAME",
 	  "write the records held to a perf.data file for perf script/report\n"
 	  "    -o, --output FILE   (default: perf.data)" },

@@ -70,11 +70,30 @@ static void format_wall_clock(const struct pp_printer *p, unsigned long long t,
 		 iso ? "Z" : "");
 }
 
+/* Parse @fmt, the format of @p's tracepoint in @system; 0 or -1. */
+static int printer_parse(struct pp_printer *p, const char *fmt, size_t len,
+			 const char *system)
+{
+	p->tep = tep_alloc();
+	if (!p->tep)
+		return pp_error("out of memory");
+	tep_set_long_size(p->tep, sizeof(long));
+	tep_set_page_size(p->tep, getpagesize());
+	if (tep_parse_event(p->tep, fmt, len, system))
+		return pp_error("libtraceevent cannot parse the format of %s", p->name);
+	p->event = tep_find_event(p->tep, p->attr.config);
+	if (!p->event)
+		return pp_error("%s: its format has another id than %llu", p->name,
+				(unsigned long long)p->attr.config);
+	return 0;
+}
+
 struct pp_printer *printer_new(const struct perf_event_attr *attr)
 {
 	struct pp_printer *p = calloc(1, sizeof(*p));
 	char rel[300], *fmt;
 	size_t len;
+	int ret;
 
 	if (!p) {
 		pp_error("out of memory");
@@ -100,31 +119,35 @@ struct pp_printer *printer_new(const struct perf_event_attr *attr)
 			 strerror(errno));
 		goto err;
 	}
-	p->tep = tep_alloc();
-	if (!p->tep) {
-		free(fmt);
-		pp_error("out of memory");
-		goto err;
-	}
-	tep_set_long_size(p->tep, sizeof(long));
-	tep_set_page_size(p->tep, getpagesize());
 	*strchr(rel, '/') = '\0';
-	if (tep_parse_event(p->tep, fmt, len, rel)) {
-		free(fmt);
-		pp_error("libtraceevent cannot parse the format of %s", p->name);
-		goto err;
-	}
+	ret = printer_parse(p, fmt, len, rel);
 	free(fmt);
-	p->event = tep_find_event(p->tep, attr->config);
-	if (!p->event) {
-		pp_error("%s: its format has another id than %llu", p->name,
-			 (unsigned long long)attr->config);
+	if (ret)
 		goto err;
-	}
 	return p;
 err:
 	printer_free(p);
 	return NULL;
+}
+
+struct pp_printer *printer_new_format(const struct perf_event_attr *attr,
+				      const char *source, const char *fmt)
+{
+	struct pp_printer *p = calloc(1, sizeof(*p));
+	char system[64];
+
+	if (!p) {
+		pp_error("out of memory");
+		return NULL;
+	}
+	p->attr = *attr;
+	snprintf(p->name, sizeof(p->name), "%s", source);
+	snprintf(system, sizeof(system), "%.*s", (int)strcspn(source, ":"), source);
+	if (printer_parse(p, fmt, strlen(fmt), system)) {
+		printer_free(p);
+		return NULL;
+	}
+	return p;
 }
 
 void printer_free(struct pp_printer *p)

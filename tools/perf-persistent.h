@@ -5,7 +5,8 @@
  * Parts: main.c (verbs), ctl.c (the control device), evspec.c (event names,
  * sizes, sample fields), snapshot.c (reading the buffers through mmap),
  * output.c (decoding with libtraceevent, perf-script-like and JSON lines),
- * perfdata.c (perf.data export), filter.c (trigger filters).
+ * perfdata.c (perf.data export), filter.c (trigger filters), fromlog.c
+ * (crash dumps).
  */
 #ifndef PERF_PERSISTENT_TOOL_H
 #define PERF_PERSISTENT_TOOL_H
@@ -165,6 +166,12 @@ struct pp_printer;
  * parsed with libtraceevent from tracefs.  NULL with a message on failure.
  */
 struct pp_printer *printer_new(const struct perf_event_attr *attr);
+/*
+ * The same for a tracepoint @source ("system:name") whose format text is
+ * @fmt (from a crash dump), without tracefs.
+ */
+struct pp_printer *printer_new_format(const struct perf_event_attr *attr,
+				      const char *source, const char *fmt);
 void printer_free(struct pp_printer *p);
 /* Tell the printer that @pid is called @comm. */
 void printer_add_comm(struct pp_printer *p, int pid, const char *comm);
@@ -198,6 +205,82 @@ struct pp_clock {
 void printer_set_clock(struct pp_printer *p, const struct pp_clock *clock,
 		       bool wall_clock);
 const struct pp_clock *printer_clock(struct pp_printer *p);
+
+/* ---- fromlog.c: crash dumps in kernel logs ---------------------------- */
+
+/* Bytes of data per dump line (PP_DUMP_CHUNK of the module's dump.h). */
+#define PP_DUMP_CHUNK_MAX	96
+
+/**
+ * struct pp_dump_stream - bytes of a dump: a format text or a CPU's records
+ * @data: the bytes read, from offset 0
+ * @len: their number
+ * @cap: room at @data
+ * @gap: a line was missing or damaged: what followed it is not in @data
+ * @skipped: the module skipped the CPU (a writer was mid-record)
+ */
+struct pp_dump_stream {
+	unsigned char	*data;
+	size_t		len, cap;
+	bool		gap, skipped;
+};
+
+/**
+ * struct pp_dump_event - one event of a crash dump
+ * @id: its id in the crashed boot
+ * @name: its name
+ * @source: its tracepoint, "system:name", or "-"
+ * @attr: type, config and sample_type of its source
+ * @format: the tracepoint's format text
+ * @cpus: its records per CPU, the newest first
+ * @nr_cpus: entries in @cpus
+ * @tasks: names of tasks whose COMM records the dump may lack
+ * @nr_tasks: entries in @tasks
+ */
+struct pp_dump_event {
+	unsigned int		id;
+	char			name[PERF_PERSISTENT_NAME_MAX];
+	char			source[128];
+	struct perf_event_attr	attr;
+	struct pp_dump_stream	format;
+	struct pp_dump_stream	*cpus;
+	unsigned int		nr_cpus;
+	struct pp_dump_task {
+		int	cpu, tid;
+		char	comm[17];
+	}			*tasks;
+	size_t			nr_tasks;
+};
+
+/**
+ * struct pp_dump - the last crash dump of a log
+ * @started: a dump's first line was seen
+ * @complete: and its last
+ * @version: its format version
+ * @reason: "panic" or "oops"
+ * @events: its events
+ * @nr: number of @events
+ * @next_seq: the line expected next
+ * @lost_lines: lines missing from the log
+ * @bad_lines: lines damaged (their CRC or syntax)
+ */
+struct pp_dump {
+	bool			started, complete;
+	unsigned int		version;
+	char			reason[32];
+	struct pp_dump_event	*events;
+	size_t			nr;
+	unsigned long		next_seq, lost_lines, bad_lines;
+};
+
+/*
+ * The name the dump's COMM records cache gives task @tid on @cpu (or, but
+ * for the idle tasks, on another CPU); NULL if none.
+ */
+const char *dump_task_comm(const struct pp_dump_event *ev, int cpu, int tid);
+/* Read the last dump of the log @f; 0, or -1 with a message on stderr. */
+int dump_read(FILE *f, struct pp_dump *d);
+void dump_free(struct pp_dump *d);
 
 /* ---- filter.c: trigger filters ------------------------------------- */
 

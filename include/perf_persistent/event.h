@@ -106,6 +106,10 @@ struct pp_cpu {
  * @froze_work: tells the watching files that it froze (@freeze.notify)
  * @fired_work: tells them that its trigger fired, at @fired_time
  * @fired_time: when the trigger last fired
+ * @crash_dump: its newest records go to the kernel log on panic and oops
+ *	(dump.h)
+ * @format: its tracepoint source's tracefs format text, or NULL
+ * @tp_name: its tracepoint source's "system:name", or ""
  * @alias: "id=<id>,period=1": the events/<name> alias
  * @alias_attr: the events/<name> sysfs attribute
  * @kobj: the instances/<name>/ directory
@@ -126,6 +130,9 @@ struct pp_event {
 	struct irq_work			froze_work;
 	struct irq_work			fired_work;
 	u64				fired_time;
+	bool				crash_dump;
+	char				*format;
+	char				tp_name[64];
 	char				alias[48];
 	struct perf_pmu_events_attr	alias_attr;
 	struct kobject			*kobj;
@@ -138,12 +145,14 @@ struct pp_event {
  * @attr: the source attr
  * @buffer_size: per-CPU buffer size in bytes, 0 for the default
  * @owner_file: the file the event is attached to, NULL to create it detached
+ * @crash_dump: write its newest records to the kernel log on panic and oops
  */
 struct pp_event_spec {
 	const char		*name;
 	struct perf_event_attr	attr;
 	u64			buffer_size;
 	const void		*owner_file;
+	bool			crash_dump;
 };
 
 /**
@@ -180,6 +189,8 @@ int pp_event_set_trigger(u32 source, const u32 *targets, unsigned int nr,
 			 u64 count, u64 after, struct pp_filter *filter);
 int pp_event_thaw(u32 id, bool rearm);
 void pp_events_release_file(const void *file);
+typedef void (*pp_event_fn)(struct pp_event *ev, void *arg);
+void pp_events_walk_crash_dump(pp_event_fn fn, void *arg);
 int pp_event_info(u32 id, const char *name, const void *file,
 		  struct pp_event_info *info,
 		  struct perf_persistent_cpu_stats *stats, unsigned int nr);

@@ -198,13 +198,16 @@ struct perf_persistent_sample {
 
 /* perf_persistent_create::flags */
 #define PERF_PERSISTENT_CREATE_DETACHED	(1U << 0)	/* owned by no fd */
+#define PERF_PERSISTENT_CREATE_CRASH_DUMP (1U << 1)	/* in crash dumps */
 
 /**
  * struct perf_persistent_create - argument of PERF_PERSISTENT_IOC_CREATE
  * @size:	sizeof(struct perf_persistent_create)
  * @flags:	PERF_PERSISTENT_CREATE_*; without DETACHED the new event is
  *		attached to the file descriptor the ioctl was made on and is
- *		destroyed when that file is closed
+ *		destroyed when that file is closed; with CRASH_DUMP its newest
+ *		records are written to the kernel log on panic and oops
+ *		(module parameter crash_dump)
  * @attr:	user pointer to the source struct perf_event_attr, whose own
  *		size field is honoured as perf_event_open() honours it
  * @buffer_size: per-CPU buffer size in bytes (see PERF_PERSISTENT_BUFFER_MAX)
@@ -229,6 +232,7 @@ struct perf_persistent_create {
 #define PERF_PERSISTENT_STATE_PAUSED	(1U << 2)
 #define PERF_PERSISTENT_STATE_FROZEN	(1U << 3)	/* by a trigger */
 #define PERF_PERSISTENT_STATE_TRIGGER	(1U << 4)	/* has a trigger */
+#define PERF_PERSISTENT_STATE_CRASH_DUMP (1U << 5)	/* in crash dumps */
 
 /**
  * struct perf_persistent_cpu_stats - one CPU's buffer and counter

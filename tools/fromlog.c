@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: reading a crash dump back from a kernel log (a
+ * dmesg, a pstore file, a serial console capture), with whatever else the
+ * log holds between its lines.  The line format is in
+ * include/perf_persistent/dump.h.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf-persistent.h"
+
+static uint32_t crc32(const unsigned char *p, size_t len)
+{
+	uint32_t crc = ~0U;
+	int k;
+
+	while (len--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = crc >> 1 ^ (0xedb88320U & -(crc & 1));
+	}
+	return ~crc;
+}
+
+static int b64_value(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* Decode base64 @s (up to its first space or end) into @out; -1 if bad. */
+static int b64_decode(const char *s, unsigned char *out, size_t max)
+{
+	size_t n = 0, i, len = strcspn(s, " \t\r\n");
+	int v[4], k;
+
+	if (len % 4)
+		return -1;
+	for (i = 0; i < len; i += 4) {
+		for (k = 0; k < 4; k++)
+			v[k] = s[i + k] == '=' && i + 4 == len && k >= 2 ? 0 :
+			       b64_value((unsigned char)s[i + k]);
+		if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0 ||
+		    (s[i + 2] == '=' && s[i + 3] != '='))
+			return -1;
+		if (n + 3 > max)
+			return -1;
+		out[n++] = v[0] << 2 | v[1] >> 4;
+		if (s[i + 2] != '=')
+			out[n++] = (v[1] & 15) << 4 | v[2] >> 2;
+		if (s[i + 3] != '=')
+			out[n++] = (v[2] & 3) << 6 | v[3];
+	}
+	return (int)n;
+}
+
+/* Append @len bytes that belong at @offset; a gap ends the stream. */
+static int stream_put(struct pp_dump_stream *st, unsigned long offset,
+		      const unsigned char *data, size_t len)
+{
+	unsigned char *grown;
+
+	if (st->gap)
+		return 0;
+	if (offset != st->len) {
+		st->gap = true;
+		return 0;
+	}
+	if (st->len + len > st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 4096;
+
+		while (cap < st->len + len)
+			cap *= 2;
+		grown = realloc(st->data, cap);
+		if (!grown)
+			return -1;
+		st->data = grown;
+		st->cap = cap;
+	}
+	memcpy(st->data + st->len, data, len);
+	st->len += len;
+	return 0;
+}
+
+static struct pp_dump_event *find_event(struct pp_dump *d, unsigned int id)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr; i++)
+		if (d->events[i].id == id)
+			return &d->events[i];
+	return NULL;
+}
+
+const char *dump_task_comm(const struct pp_dump_event *ev, int cpu, int tid)
+{
+	const char *any = NULL;
+	size_t i;
+
+	for (i = 0; i < ev->nr_tasks; i++) {
+		if (ev->tasks[i].tid != tid)
+			continue;
+		if (ev->tasks[i].cpu == cpu)
+			return ev->tasks[i].comm;
+		/* Each CPU's idle task is tid 0: only its own CPU's name. */
+		if (tid)
+			any = ev->tasks[i].comm;
+	}
+	return any;
+}
+
+void dump_free(struct pp_dump *d)
+{
+	size_t i;
+	unsigned int c;
+
+	for (i = 0; i < d->nr; i++) {
+		free(d->events[i].format.data);
+		for (c = 0; c < d->events[i].nr_cpus; c++)
+			free(d->events[i].cpus[c].data);
+		free(d->events[i].cpus);
+		free(d->events[i].tasks);
+	}
+	free(d->events);
+	memset(d, 0, sizeof(*d));
+}
+
+static int add_event(struct pp_dump *d, const char *args)
+{
+	struct pp_dump_event *ev, *grown;
+	unsigned long long sample_type, config;
+	unsigned int id, type;
+
+	grown = realloc(d->events, (d->nr + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	d->events = grown;
+	ev = &d->events[d->nr];
+	memset(ev, 0, sizeof(*ev));
+	if (sscanf(args, "%u %llx %u %llx %127s %31s", &id, &sample_type, &type,
+		   &config, ev->source, ev->name) != 6) {
+		d->bad_lines++;
+		return 0;
+	}
+	ev->id = id;
+	ev->attr.size = sizeof(ev->attr);
+	ev->attr.type = type;
+	ev->attr.config = config;
+	ev->attr.sample_type = sample_type;
+	d->nr++;
+	return 0;
+}
+
+/* A CPU's stream of @ev, made when first needed; NULL out of memory. */
+static struct pp_dump_stream *cpu_stream(struct pp_dump_event *ev,
+					 unsigned int cpu)
+{
+	struct pp_dump_stream *grown;
+
+	if (cpu >= 8192)
+		return NULL;
+	if (cpu >= ev->nr_cpus) {
+		grown = realloc(ev->cpus, (cpu + 1) * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		memset(grown + ev->nr_cpus, 0,
+		       (cpu + 1 - ev->nr_cpus) * sizeof(*grown));
+		ev->cpus = grown;
+		ev->nr_cpus = cpu + 1;
+	}
+	return &ev->cpus[cpu];
+}
+
+/* An F or R line's data; the stream it goes to, or a bad line. */
+static int add_data(struct pp_dump *d, char kind, const char *args)
+{
+	unsigned char data[PP_DUMP_CHUNK_MAX];
+	unsigned int id, cpu = 0, crc;
+	unsigned long offset;
+	struct pp_dump_event *ev;
+	struct pp_dump_stream *st;
+	int n, used = 0, len;
+
+	if (kind == 'F')
+		n = sscanf(args, "%u %lu %x %n", &id, &offset, &crc, &used) == 3;
+	else
+		n = sscanf(args, "%u %u %lu %x %n", &id, &cpu, &offset, &crc,
+			   &used) == 4;
+	ev = n ? find_event(d, id) : NULL;
+	len = ev ? b64_decode(args + used, data, sizeof(data)) : -1;
+	if (len < 0 || crc32(data, len) != crc) {
+		d->bad_lines++;
+		return 0;
+	}
+	st = kind == 'F' ? &ev->format : cpu_stream(ev, cpu);
+	if (!st)
+		return -1;
+	return stream_put(st, offset, data, len);
+}
+
+/* A T line: a task's name, as the CPU's COMM records last gave it. */
+static int add_task(struct pp_dump *d, const char *args)
+{
+	struct pp_dump_task *grown;
+	struct pp_dump_event *ev;
+	unsigned int id, cpu, pid, tid;
+	unsigned char comm[24];
+	int used = 0, len;
+
+	if (sscanf(args, "%u %u %u %u %n", &id, &cpu, &pid, &tid, &used) != 4 ||
+	    !(ev = find_event(d, id)) ||
+	    (len = b64_decode(args + used, comm, sizeof(comm))) <= 0 || len > 16) {
+		d->bad_lines++;
+		return 0;
+	}
+	grown = realloc(ev->tasks, (ev->nr_tasks + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	ev->tasks = grown;
+	grown[ev->nr_tasks].cpu = cpu;
+	grown[ev->nr_tasks].tid = tid;
+	memcpy(grown[ev->nr_tasks].comm, comm, len);
+	grown[ev->nr_tasks].comm[len] = '\0';
+	ev->nr_tasks++;
+	return 0;
+}
+
+static int add_line(struct pp_dump *d, const char *line)
+{
+	const char *s = strstr(line, "ppdump ");
+	unsigned long seq;
+	unsigned int cpu, id;
+	char kind, *end;
+	struct pp_dump_event *ev;
+	struct pp_dump_stream *st;
+
+	if (!s)
+		return 0;
+	s += strlen("ppdump ");
+	seq = strtoul(s, &end, 10);
+	if (end == s || end[0] != ' ' || !isupper((unsigned char)end[1]) ||
+	    end[2] != ' ')
+		return 0;
+	kind = end[1];
+	s = end + 3;
+	if (kind == 'B' && seq == 0) {
+		/* A later dump replaces an earlier one. */
+		dump_free(d);
+		d->started = true;
+		if (sscanf(s, "%u %31s", &d->version, d->reason) != 2)
+			d->bad_lines++;
+		d->next_seq = 1;
+		return 0;
+	}
+	if (!d->started)
+		return 0;
+	if (seq > d->next_seq)
+		d->lost_lines += seq - d->next_seq;
+	if (seq >= d->next_seq)
+		d->next_seq = seq + 1;
+	switch (kind) {
+	case 'E':
+		return add_event(d, s);
+	case 'F':
+	case 'R':
+		return add_data(d, kind, s);
+	case 'T':
+		return add_task(d, s);
+	case 'X':
+		if (sscanf(s, "%u %u", &id, &cpu) == 2 &&
+		    (ev = find_event(d, id)) && (st = cpu_stream(ev, cpu)))
+			st->skipped = true;
+		return 0;
+	case 'Z':
+		d->complete = true;
+		return 0;
+	}
+	d->bad_lines++;
+	return 0;
+}
+
+int dump_read(FILE *f, struct pp_dump *d)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = 0;
+
+	memset(d, 0, sizeof(*d));
+	while (!ret && getline(&line, &cap, f) >= 0)
+		ret = add_line(d, line);
+	free(line);
+	if (ret) {
+		dump_free(d);
+		return pp_error("out of memory");
+	}
+	if (!d->started)
+		return pp_error("no perf-persistent crash dump in this log");
+	if (d->version != 1) {
+		pp_error("crash dump format version %u: this tool reads version 1",
+			 d->version);
+		dump_free(d);
+		return -1;
+	}
+	return 0;
+}
