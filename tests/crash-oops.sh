@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run by scripts/crash-check: the crash dump's oops path.  Known records
+# (two injected MCEs), what perf persistent script prints of them, then an
+# oops (the lab's pp_oops module: BUG() in a write) that the lab's
+# oops=panic turns into a panic.  The dump must come from the oops, before
+# the panic, and only once.
+. ./lib.sh
+
+modprobe pp_oops || exit 1
+pp_inject_mce 0 0xbe00000000800400 2
+pp_inject_mce 1 0x9c00000000010151 5
+pp_wait_stat mce_record written 2
+perf persistent pause mce_record >/dev/null
+echo "==== script mce_record"
+perf persistent script mce_record
+echo "==== crash"
+echo 1 >/sys/kernel/debug/pp_oops
