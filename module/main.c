@@ -129,22 +129,27 @@ static int create_load_event(char *entry)
 	return 0;
 }
 
-static void create_load_events(void)
+/*
+ * Call @fn on each non-empty entry of the comma-separated list @list (a
+ * module parameter called @param), on a copy it may cut up.
+ */
+static void take_entries(const char *list, const char *param,
+			 int (*fn)(char *entry))
 {
-	char *list, *cur, *entry;
+	char *copy, *cur, *entry;
 
-	if (!events || !*events)
+	if (!list || !*list)
 		return;
-	list = kstrdup(events, GFP_KERNEL);
-	if (!list) {
-		pr_err("events: out of memory; none created\n");
+	copy = kstrdup(list, GFP_KERNEL);
+	if (!copy) {
+		pr_err("%s: out of memory; none taken\n", param);
 		return;
 	}
-	cur = list;
+	cur = copy;
 	while ((entry = strsep(&cur, ",")))
 		if (*strim(entry))
-			create_load_event(entry);
-	kfree(list);
+			fn(entry);
+	kfree(copy);
 }
 
 /* SOURCE's targets from "T1+T2" or "*"; the number of ids, or -errno. */
@@ -233,24 +238,6 @@ static int set_load_trigger(char *entry)
 	return ret;
 }
 
-static void set_load_triggers(void)
-{
-	char *list, *cur, *entry;
-
-	if (!triggers || !*triggers)
-		return;
-	list = kstrdup(triggers, GFP_KERNEL);
-	if (!list) {
-		pr_err("triggers: out of memory; none set\n");
-		return;
-	}
-	cur = list;
-	while ((entry = strsep(&cur, ",")))
-		if (*strim(entry))
-			set_load_trigger(entry);
-	kfree(list);
-}
-
 static int __init pp_init(void)
 {
 	u64 size = (u64)buffer_kb * 1024;
@@ -294,8 +281,8 @@ static int __init pp_init(void)
 	if (ret)
 		goto err_control;
 
-	create_load_events();
-	set_load_triggers();
+	take_entries(events, "events", create_load_event);
+	take_entries(triggers, "triggers", set_load_trigger);
 	pr_info("version %s loaded\n", PP_VERSION);
 	return 0;
 
