@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The PMU's sysfs: type, format/ in perf's spelling, attr_format/ in the
-# attr<num>:<mask> spelling, an events/ directory, cpumask.
+# attr<num>:<mask> spelling, an events/ directory, cpumask; an instance's
+# format, the tracefs format crash dumps carry.
 . ./lib.sh
 
 pp_load events=
@@ -32,5 +33,26 @@ check_eq "events/ is empty with no persistent events" "" "$(ls "$PP_SYS/events")
 check_eq "cpumask lists all online CPUs" "$(cat /sys/devices/system/cpu/online)" \
 	"$(cat "$PP_SYS/cpumask")"
 check "sysfs files are read-only" sh -c "! echo 1 > $PP_SYS/format/id"
+
+# instances/NAME/format: what crash dumps carry of a tracepoint source is
+# tracefs's own format file, to the byte (fixed arrays, __data_loc strings,
+# signed fields, long print formats); empty for a tracepoint whose fields
+# are defined by code, and for other sources.
+T=/sys/kernel/tracing/events
+for tp in mce:mce_record sched:sched_switch sched:sched_wakeup irq:irq_handler_entry \
+	sched:sched_process_exec timer:hrtimer_expire_entry; do
+	pp-ctl create f tp="$tp" buffer=4096 detached >/dev/null
+	check "instances/f/format of $tp is tracefs's" \
+		cmp "$PP_SYS/instances/f/format" "$T/${tp%%:*}/${tp#*:}/format"
+	pp-ctl destroy f >/dev/null
+done
+pp-ctl create f tp=syscalls:sys_enter_openat buffer=4096 detached >/dev/null
+check_eq "a syscall tracepoint (fields defined by code): no format" "" \
+	"$(cat "$PP_SYS/instances/f/format")"
+pp-ctl destroy f >/dev/null
+pp-ctl create f sw=3 buffer=4096 detached >/dev/null
+check_eq "a software event: no format" "" "$(cat "$PP_SYS/instances/f/format")"
+check_eq "created without CRASH_DUMP: not in crash dumps" 0 "$(pp_stat f crash_dump)"
+pp-ctl destroy f >/dev/null
 
 done_testing
