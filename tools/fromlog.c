@@ -312,3 +312,69 @@ int dump_read(FILE *f, struct pp_dump *d)
 	}
 	return 0;
 }
+
+int dump_print_event(const struct pp_dump_event *ev, FILE *out, bool newest,
+		     bool json)
+{
+	struct pp_snapshot snap = { .sample_type = ev->attr.sample_type,
+				    .live = true };
+	struct pp_printer *p;
+	unsigned int cpu;
+	size_t i;
+	char *fmt;
+
+	if (ev->attr.type == PERF_TYPE_TRACEPOINT && ev->format.len &&
+	    !ev->format.gap) {
+		fmt = strndup((const char *)ev->format.data, ev->format.len);
+		p = fmt ? printer_new_format(&ev->attr, ev->source, fmt) : NULL;
+		free(fmt);
+	} else {
+		if (ev->attr.type == PERF_TYPE_TRACEPOINT)
+			pp_error("%s: the dump lacks its format: decoding with this system's tracefs",
+				 ev->name);
+		p = printer_new(&ev->attr);
+	}
+	if (!p)
+		return -1;
+	for (cpu = 0; cpu < ev->nr_cpus; cpu++) {
+		const struct pp_dump_stream *st = &ev->cpus[cpu];
+		void *img;
+
+		if (st->skipped)
+			pp_error("%s: CPU %u was mid-record when the kernel crashed: not in the dump",
+				 ev->name, cpu);
+		if (st->gap)
+			pp_error("%s: CPU %u: lines of the dump are missing or damaged: its older records are lost",
+				 ev->name, cpu);
+		if (!st->len)
+			continue;
+		img = malloc(st->len);
+		if (!img) {
+			snapshot_free(&snap);
+			printer_free(p);
+			return pp_error("out of memory");
+		}
+		memcpy(img, st->data, st->len);
+		if (snapshot_add(&snap, img, st->len))
+			pp_error("%s: CPU %u: a damaged record: the older ones are lost",
+				 ev->name, cpu);
+	}
+	snapshot_sort(&snap);
+	snapshot_name_tasks(&snap);
+	/* Names for records whose COMM record the dump does not hold. */
+	for (i = 0; i < snap.nr; i++)
+		if (!snap.recs[i].d.comm)
+			snap.recs[i].d.comm = dump_task_comm(ev, snap.recs[i].d.cpu,
+							     snap.recs[i].d.tid);
+	for (i = 0; i < snap.nr && !ferror(out); i++) {
+		const struct pp_record *r = &snap.recs[newest ? snap.nr - 1 - i : i];
+
+		if (json)
+			print_record_json(p, out, &r->d);
+		else
+			print_record(p, out, &r->d);
+	}
+	snapshot_free(&snap);
+	printer_free(p);
+	return 0;
+}

@@ -1067,74 +1067,6 @@ err:
 	return 1;
 }
 
-/* Print the records of one event of a crash dump, as script does live. */
-static int script_dump_event(const struct pp_dump_event *ev, bool newest,
-			     bool json)
-{
-	struct pp_snapshot snap = { .sample_type = ev->attr.sample_type,
-				    .live = true };
-	struct pp_printer *p;
-	unsigned int cpu;
-	size_t i;
-	char *fmt;
-
-	if (ev->attr.type == PERF_TYPE_TRACEPOINT && ev->format.len &&
-	    !ev->format.gap) {
-		fmt = strndup((const char *)ev->format.data, ev->format.len);
-		p = fmt ? printer_new_format(&ev->attr, ev->source, fmt) : NULL;
-		free(fmt);
-	} else {
-		if (ev->attr.type == PERF_TYPE_TRACEPOINT)
-			pp_error("%s: the dump lacks its format: decoding with this system's tracefs",
-				 ev->name);
-		p = printer_new(&ev->attr);
-	}
-	if (!p)
-		return 1;
-	for (cpu = 0; cpu < ev->nr_cpus; cpu++) {
-		const struct pp_dump_stream *st = &ev->cpus[cpu];
-		void *img;
-
-		if (st->skipped)
-			pp_error("%s: CPU %u was mid-record when the kernel crashed: not in the dump",
-				 ev->name, cpu);
-		if (st->gap)
-			pp_error("%s: CPU %u: lines of the dump are missing or damaged: its older records are lost",
-				 ev->name, cpu);
-		if (!st->len)
-			continue;
-		img = malloc(st->len);
-		if (!img) {
-			snapshot_free(&snap);
-			printer_free(p);
-			pp_error("out of memory");
-			return 1;
-		}
-		memcpy(img, st->data, st->len);
-		if (snapshot_add(&snap, img, st->len))
-			pp_error("%s: CPU %u: a damaged record: the older ones are lost",
-				 ev->name, cpu);
-	}
-	snapshot_sort(&snap);
-	snapshot_name_tasks(&snap);
-	/* Names for records whose COMM record the dump does not hold. */
-	for (i = 0; i < snap.nr; i++)
-		if (!snap.recs[i].d.comm)
-			snap.recs[i].d.comm = dump_task_comm(ev, snap.recs[i].d.cpu,
-							     snap.recs[i].d.tid);
-	for (i = 0; i < snap.nr && !ferror(stdout); i++) {
-		const struct pp_record *r = &snap.recs[newest ? snap.nr - 1 - i : i];
-
-		if (json)
-			print_record_json(p, stdout, &r->d);
-		else
-			print_record(p, stdout, &r->d);
-	}
-	snapshot_free(&snap);
-	printer_free(p);
-	return 0;
-}
-
 /* script --from-log FILE [NAME]: the records of the last crash dump. */
 static int script_from_log(const char *path, const char *name, bool newest,
 			   bool json)
@@ -1163,7 +1095,7 @@ static int script_from_log(const char *path, const char *name, bool newest,
 		if (name && strcmp(name, d.events[i].name))
 			continue;
 		found++;
-		ret = script_dump_event(&d.events[i], newest, json);
+		ret = dump_print_event(&d.events[i], stdout, newest, json) ? 1 : 0;
 	}
 	if (name && !found) {
 		pp_error("no event '%s' in the dump", name);

@@ -280,6 +280,13 @@ struct pp_dump {
 const char *dump_task_comm(const struct pp_dump_event *ev, int cpu, int tid);
 /* Read the last dump of the log @f; 0, or -1 with a message on stderr. */
 int dump_read(FILE *f, struct pp_dump *d);
+/*
+ * Print @ev's records to @out as script prints a live event's (JSON lines
+ * with @json), oldest first unless @newest; what the dump lacks is said on
+ * stderr.  0, or -1 with a message.
+ */
+int dump_print_event(const struct pp_dump_event *ev, FILE *out, bool newest,
+		     bool json);
 void dump_free(struct pp_dump *d);
 
 /* ---- filter.c: trigger filters ------------------------------------- */

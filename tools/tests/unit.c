@@ -7,6 +7,7 @@
  * data/mce.data is what "perf persistent record mce_record" wrote in the
  * guest after one injected MCE (bank 2, status 0xbe00000000800400);
  * data/tracefs/ holds the mce_record format of that kernel.
+ * data/oops-console.log is a guest's console with a crash dump.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -425,6 +426,133 @@ static void test_filter(void)
 	CHECK(compile(many, ops) == -1, "33 ops do not");
 }
 
+/*
+ * The lines of @path from the one after @from up to one starting with '['
+ * or "====".  (This and decode_log() are noinline: inlined, gcc 12 takes
+ * their open_memstream() buffers for dangling pointers.)
+ */
+static __attribute__((noinline)) char *section(const char *path, const char *from)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *text = NULL;
+	size_t cap = 0, len = 0;
+	bool in = false;
+	FILE *out = open_memstream(&text, &len);
+
+	while (f && getline(&line, &cap, f) > 0) {
+		if (in && (line[0] == '[' || !strncmp(line, "====", 4)))
+			break;
+		if (in)
+			fputs(line, out);
+		in = in || !strcmp(line, from);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	fclose(out);
+	return text;
+}
+
+/* Decode @log's dump (the whole of it: no event name) into a string. */
+static __attribute__((noinline)) char *decode_log(const char *log, size_t len,
+						 struct pp_dump *d, bool json)
+{
+	FILE *in = fmemopen((void *)log, len, "r"), *out;
+	char *text = NULL;
+	size_t n = 0, i;
+
+	memset(d, 0, sizeof(*d));
+	if (!in || dump_read(in, d)) {
+		if (in)
+			fclose(in);
+		return NULL;
+	}
+	fclose(in);
+	out = open_memstream(&text, &n);
+	for (i = 0; i < d->nr; i++)
+		dump_print_event(&d->events[i], out, false, json);
+	fclose(out);
+	return text;
+}
+
+/*
+ * data/oops-console.log is a 6.1 guest's serial console: two injected
+ * MCEs, what perf persistent script printed of them, then an oops, whose
+ * report the crash dump follows.
+ */
+static void test_crash_dump(void)
+{
+	const char *path = "data/oops-console.log";
+	char *want = section(path, "==== script mce_record\n"), *log = NULL, *got, *p;
+	size_t len = 0, cap = 0;
+	struct pp_dump d;
+	FILE *f = fopen(path, "r");
+	char *cut, *second;
+
+	CHECK(f && want && strlen(want) > 100, "the fixture and what script printed");
+	if (!f || !want)
+		return;
+	log = malloc(1 << 16);
+	len = fread(log, 1, (1 << 16) - 1, f);
+	fclose(f);
+	log[len] = '\0';
+	(void)cap;
+
+	got = decode_log(log, len, &d, false);
+	CHECK(got && !strcmp(got, want), "decoded as script printed it:\n%s\nwant:\n%s", got, want);
+	CHECK(d.complete && !d.lost_lines && !d.bad_lines && !strcmp(d.reason, "oops") &&
+	      d.nr == 1 && !strcmp(d.events[0].name, "mce_record") &&
+	      !strcmp(d.events[0].source, "mce:mce_record") && d.events[0].nr_tasks == 2,
+	      "the dump: complete, an oops, mce_record with its format and 2 task names");
+	free(got);
+	dump_free(&d);
+
+	got = decode_log(log, len, &d, true);
+	CHECK(got && strstr(got, "\"comm\":\"kworker/0:1\"") && strstr(got, "\"bank\":5") &&
+	      !strstr(got, "wallclock"), "JSON: fields, names, no wall clock: %s", got);
+	free(got);
+	dump_free(&d);
+
+	/* A damaged line: CPU 0's record is lost, CPU 1's kept. */
+	p = strstr(log, "ppdump 19 R 1 0 96 ");
+	CHECK(p != NULL, "the fixture's CPU 0 line at offset 96");
+	if (p) {
+		p = strchr(p + strlen("ppdump 19 R 1 0 96 "), ' ') + 1;
+		*p = *p == 'A' ? 'B' : 'A';
+		got = decode_log(log, len, &d, false);
+		CHECK(got && d.bad_lines == 1 && d.events[0].cpus[0].gap &&
+		      !strcmp(got, strchr(want, '\n') + 1),
+		      "damaged: counted, CPU 0's stream cut, CPU 1's record kept: %s", got);
+		free(got);
+		dump_free(&d);
+		*p = *p == 'A' ? 'B' : 'A';
+	}
+
+	/* Cut before its last line: incomplete, what it holds decoded. */
+	cut = strstr(log, "ppdump 26 Z");
+	if (cut) {
+		got = decode_log(log, cut - log, &d, false);
+		CHECK(got && !d.complete && !strcmp(got, want), "cut: incomplete, decoded");
+		free(got);
+		dump_free(&d);
+	}
+
+	/* A later dump replaces an earlier one: the log twice, the second cut. */
+	second = malloc(2 * len + 1);
+	memcpy(second, log, len);
+	memcpy(second + len, log, len);
+	second[2 * len] = '\0';
+	got = decode_log(second, len + (cut ? (size_t)(cut - log) : len), &d, false);
+	CHECK(got && !d.complete && d.nr == 1, "the last dump of the log is read");
+	free(got);
+	dump_free(&d);
+	free(second);
+
+	CHECK(decode_log("no dump here\n", 13, &d, false) == NULL, "a log without a dump");
+	free(want);
+	free(log);
+}
+
 static void test_uapi(void)
 {
 	CHECK(_IOC_NR(PERF_PERSISTENT_IOC_CREATE) == 1 &&
@@ -450,6 +578,7 @@ int main(void)
 	test_decode();
 	test_comm_records();
 	test_filter();
+	test_crash_dump();
 	test_uapi();
 	printf("tools unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
