@@ -143,10 +143,9 @@ static struct pp_filter *copy_filter(const struct perf_persistent_trigger *t)
 	if (t->filter_text) {
 		len = strncpy_from_user(f->text, u64_to_user_ptr(t->filter_text),
 					sizeof(f->text));
-		ret = len < 0 ? len : -EINVAL;
-		if (len < 0 || len == sizeof(f->text))
-			goto err;
-		ret = pp_filter_text_check(f->text);
+		/* No room for the NUL: too long. */
+		ret = len < 0 ? len : len == sizeof(f->text) ? -EINVAL :
+		      pp_filter_text_check(f->text);
 		if (ret)
 			goto err;
 	}

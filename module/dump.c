@@ -177,7 +177,7 @@ static void dump_tasks(u32 id, unsigned int cpu, struct pp_buffer *buf)
 }
 
 /* The event's lines; the registry's RCU read side held. */
-static void dump_event(struct pp_event *ev, void *arg)
+static void dump_event(struct pp_event *ev)
 {
 	unsigned long budget = (unsigned long)crash_dump_kb << 10;
 	unsigned long start, len, per_cpu;
@@ -222,7 +222,7 @@ static void pp_dump(const char *reason)
 	snprintf(pp_line, sizeof(pp_line), "ppdump 0 B %d %s", PP_DUMP_VERSION,
 		 reason);
 	emit();
-	pp_events_walk_crash_dump(dump_event, NULL);
+	pp_events_walk_crash_dump(dump_event);
 	snprintf(pp_line, sizeof(pp_line), "ppdump %u Z %u", pp_seq, pp_seq + 1);
 	emit();
 }

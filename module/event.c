@@ -503,14 +503,13 @@ static void pp_event_make_format(struct pp_event *ev)
 /**
  * pp_events_walk_crash_dump - call @fn for each listed event flagged
  *	for crash dumps
- * @fn: called with the event, and @arg
- * @arg: for @fn
+ * @fn: called with the event
  *
  * Any context, the crashing CPU included: no lock, only the registry's RCU
  * read side (the other CPUs are stopped or go on; an event found is not
  * freed before the grace period ends).
  */
-void pp_events_walk_crash_dump(pp_event_fn fn, void *arg)
+void pp_events_walk_crash_dump(pp_event_fn fn)
 {
 	struct pp_entry *entry;
 	unsigned long id;
@@ -520,7 +519,7 @@ void pp_events_walk_crash_dump(pp_event_fn fn, void *arg)
 		struct pp_event *ev = container_of(entry, struct pp_event, entry);
 
 		if (READ_ONCE(entry->listed) && ev->crash_dump)
-			fn(ev, arg);
+			fn(ev);
 	}
 	rcu_read_unlock();
 }

@@ -366,14 +366,7 @@ int dump_print_event(const struct pp_dump_event *ev, FILE *out, bool newest,
 		if (!snap.recs[i].d.comm)
 			snap.recs[i].d.comm = dump_task_comm(ev, snap.recs[i].d.cpu,
 							     snap.recs[i].d.tid);
-	for (i = 0; i < snap.nr && !ferror(out); i++) {
-		const struct pp_record *r = &snap.recs[newest ? snap.nr - 1 - i : i];
-
-		if (json)
-			print_record_json(p, out, &r->d);
-		else
-			print_record(p, out, &r->d);
-	}
+	print_records(p, out, &snap, newest, json);
 	snapshot_free(&snap);
 	printer_free(p);
 	return 0;

@@ -1123,7 +1123,6 @@ static int cmd_script(int argc, char **argv)
 	struct pp_event_desc desc;
 	struct pp_snapshot snap;
 	struct pp_printer *p = NULL;
-	size_t i;
 	int c, ret;
 
 	while ((c = next_opt(argc, argv, "", opts)) != -1) {
@@ -1151,15 +1150,7 @@ static int cmd_script(int argc, char **argv)
 		return ret;
 	/* A reader that stops early (| head) ends the output, not an error. */
 	signal(SIGPIPE, SIG_IGN);
-	for (i = 0; i < snap.nr && !ferror(stdout); i++) {
-		const struct pp_record *r =
-			&snap.recs[newest ? snap.nr - 1 - i : i];
-
-		if (json)
-			print_record_json(p, stdout, &r->d);
-		else
-			print_record(p, stdout, &r->d);
-	}
+	print_records(p, stdout, &snap, newest, json);
 	if ((fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
 		pp_error("writing the records: %s", strerror(errno));
 		ret = 1;

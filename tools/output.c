@@ -164,6 +164,21 @@ void printer_free(struct pp_printer *p)
 	free(p);
 }
 
+void print_records(struct pp_printer *p, FILE *out,
+		   const struct pp_snapshot *snap, bool newest, bool json)
+{
+	size_t i;
+
+	for (i = 0; i < snap->nr && !ferror(out); i++) {
+		const struct pp_record *r = &snap->recs[newest ? snap->nr - 1 - i : i];
+
+		if (json)
+			print_record_json(p, out, &r->d);
+		else
+			print_record(p, out, &r->d);
+	}
+}
+
 struct tep_event *printer_tep_event(struct pp_printer *p)
 {
 	return p->event;

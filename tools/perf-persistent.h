@@ -184,6 +184,9 @@ void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d);
 /* One JSON object on one line. */
 void print_record_json(struct pp_printer *p, FILE *out,
 		       const struct pp_decoded *d);
+/* Every record of @snap, oldest first unless @newest, as lines or JSON. */
+void print_records(struct pp_printer *p, FILE *out,
+		   const struct pp_snapshot *snap, bool newest, bool json);
 /* Register the comms /proc and tracefs know for the pids in @snap. */
 void printer_learn_comms(struct pp_printer *p, const struct pp_snapshot *snap);
 /* The event's name as perf script shows it: "mce:mce_record", "cpu-clock". */

@@ -189,8 +189,8 @@ int pp_event_set_trigger(u32 source, const u32 *targets, unsigned int nr,
 			 u64 count, u64 after, struct pp_filter *filter);
 int pp_event_thaw(u32 id, bool rearm);
 void pp_events_release_file(const void *file);
-typedef void (*pp_event_fn)(struct pp_event *ev, void *arg);
-void pp_events_walk_crash_dump(pp_event_fn fn, void *arg);
+typedef void (*pp_event_fn)(struct pp_event *ev);
+void pp_events_walk_crash_dump(pp_event_fn fn);
 int pp_event_info(u32 id, const char *name, const void *file,
 		  struct pp_event_info *info,
 		  struct perf_persistent_cpu_stats *stats, unsigned int nr);
