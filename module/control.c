@@ -89,7 +89,8 @@ static long pp_ioc_create(struct file *file, void __user *argp)
 	if (ret)
 		return ret;
 	if (c.flags & ~(PERF_PERSISTENT_CREATE_DETACHED |
-			PERF_PERSISTENT_CREATE_CRASH_DUMP) || c.__reserved)
+			PERF_PERSISTENT_CREATE_CRASH_DUMP |
+			PERF_PERSISTENT_CREATE_PERF_PATH) || c.__reserved)
 		return -EINVAL;
 	if (strnlen(c.name, sizeof(c.name)) == sizeof(c.name))
 		return -EINVAL;
@@ -100,6 +101,7 @@ static long pp_ioc_create(struct file *file, void __user *argp)
 	spec.buffer_size = c.buffer_size;
 	spec.owner_file = c.flags & PERF_PERSISTENT_CREATE_DETACHED ? NULL : file;
 	spec.crash_dump = c.flags & PERF_PERSISTENT_CREATE_CRASH_DUMP;
+	spec.perf_path = c.flags & PERF_PERSISTENT_CREATE_PERF_PATH;
 
 	ret = pp_event_create(&spec, &id);
 	if (ret)

@@ -58,6 +58,7 @@
 #include <linux/workqueue.h>
 
 #include "perf_persistent/buffer.h"
+#include "perf_persistent/direct.h"
 #include "perf_persistent/dump.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/filter.h"
@@ -89,34 +90,33 @@ int pp_buffer_size_check(u64 size)
 }
 
 /*
- * Does the record made of @data count towards @trig?  Any context.  A
- * filter reads the RAW payload in place: a tracepoint gives it as one
- * fragment, the only one read (a field beyond it compares false).
+ * Does a record count towards @trig?  Any context.  A filter reads the RAW
+ * payload @raw of @size bytes in place (a field beyond it compares false);
+ * with no payload to read, nothing matches.
  */
-static bool pp_trigger_counts(const struct pp_trigger *trig,
-			      const struct perf_sample_data *data)
+static bool pp_trigger_counts(const struct pp_trigger *trig, const void *raw,
+			      u32 size)
 {
-	const struct perf_raw_frag *frag;
-
 	if (!trig->filter)
 		return true;
-	if (!(data->sample_flags & PERF_SAMPLE_RAW) || !data->raw)
-		return false;
-	frag = &data->raw->frag;
-	if (frag->copy)
-		return false;
-	return pp_filter_match(trig->filter, frag->data, frag->size);
+	return raw && pp_filter_match(trig->filter, raw, size);
 }
 
-/* The source's trigger saw a record: any context. */
-static void pp_event_trigger_hit(struct pp_event *ev,
-				 const struct perf_sample_data *data)
+/**
+ * pp_event_trigger_hit - the source's trigger saw a record
+ * @ev: the source
+ * @raw: the record's RAW payload, or NULL
+ * @size: its size
+ *
+ * Any context.
+ */
+void pp_event_trigger_hit(struct pp_event *ev, const void *raw, u32 size)
 {
 	struct pp_trigger *trig;
 
 	rcu_read_lock();
 	trig = rcu_dereference(ev->trigger);
-	if (trig && pp_trigger_counts(trig, data)) {
+	if (trig && pp_trigger_counts(trig, raw, size)) {
 		u64 now = local_clock();
 
 		if (pp_trigger_hit(trig, now)) {
@@ -130,7 +130,9 @@ static void pp_event_trigger_hit(struct pp_event *ev,
 /*
  * The source's overflow handler: any context, NMI included.  A frozen
  * event drops the record (counted); a stored one counts down a freeze in
- * progress, goes to the readers and may fire the event's trigger.
+ * progress, goes to the readers and may fire the event's trigger.  A
+ * tracepoint gives its payload as one fragment, which a trigger's filter
+ * reads in place.
  */
 static void pp_event_overflow(struct perf_event *counter,
 			      struct perf_sample_data *data,
@@ -138,6 +140,7 @@ static void pp_event_overflow(struct perf_event *counter,
 {
 	struct pp_cpu *pc = counter->overflow_handler_context;
 	struct pp_event *ev = pc->ev;
+	const struct perf_raw_frag *frag = NULL;
 
 	if (unlikely(!pp_freeze_stores(&ev->freeze))) {
 		local64_inc(&pc->buf->dropped);
@@ -145,12 +148,11 @@ static void pp_event_overflow(struct perf_event *counter,
 	}
 	if (pp_record_sample(pc->buf, &ev->fmt, data, regs))
 		return;
-	/* The clock only for an event counting down to a freeze. */
-	if (pp_freeze_counting(&ev->freeze))
-		pp_freeze_stored(&ev->freeze, local_clock());
-	pp_reader_notify(pc);
-	if (unlikely(rcu_access_pointer(ev->trigger)))
-		pp_event_trigger_hit(ev, data);
+	if ((data->sample_flags & PERF_SAMPLE_RAW) && data->raw &&
+	    !data->raw->frag.copy)
+		frag = &data->raw->frag;
+	pp_event_after_store(ev, pc, frag ? frag->data : NULL,
+			     frag ? frag->size : 0);
 }
 
 /*
@@ -194,6 +196,9 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 		 */
 		smp_store_release(&pc->buf, buf);
 	}
+	/* The direct path needs the buffer only: its probe is the event's. */
+	if (ev->direct)
+		return 0;
 
 	/*
 	 * The COMM records are ours (pp_record_sample()): the counter need
@@ -244,7 +249,7 @@ static int pp_event_sync(struct pp_event *ev, bool strict)
 
 		if (pc->counter && (!online || pc->counter_gen != gen))
 			pp_cpu_stop(pc);
-		if (!online || pc->counter)
+		if (!online || pc->counter || (ev->direct && pc->buf))
 			continue;
 		ret = pp_cpu_start(ev, pc, cpu, gen);
 		/* Gone offline meanwhile: its callback queued another sync. */
@@ -364,7 +369,23 @@ static void pp_event_release(struct pp_entry *entry)
 static void pp_event_halt(struct pp_event *ev)
 {
 	cpuhp_state_remove_instance_nocalls(pp_cpuhp_state, &ev->node);
+	if (ev->direct)
+		pp_direct_unregister(ev);
 	pp_event_release_counters(ev);
+}
+
+/*
+ * Wait for the record paths of halted (or paused) events still running:
+ * overflow handlers run with preemption or interrupts off, which an RCU
+ * grace period covers; probes on a tracepoint also under its SRCU.
+ * Process context.
+ */
+static void pp_events_wait_writers(bool direct)
+{
+	if (direct)
+		pp_direct_sync();
+	else
+		synchronize_rcu();
 }
 
 /*
@@ -396,7 +417,7 @@ static void pp_event_drop_trigger(struct pp_event *ev)
 static void pp_event_stop(struct pp_event *ev)
 {
 	pp_event_halt(ev);
-	synchronize_rcu();
+	pp_events_wait_writers(ev->direct);
 	pp_event_drop_trigger(ev);
 }
 
@@ -436,6 +457,11 @@ static int pp_event_start(struct pp_event *ev)
 
 	mutex_lock(&ev->sync_lock);
 	ret = pp_event_sync(ev, true);
+	if (!ret && ev->direct && pp_direct_register(ev)) {
+		/* Not found after all: perf's path then. */
+		ev->direct = NULL;
+		ret = pp_event_sync(ev, true);
+	}
 	mutex_unlock(&ev->sync_lock);
 	if (ret)
 		pp_event_stop(ev);
@@ -473,31 +499,49 @@ static int pp_attr_check(const struct perf_event_attr *attr)
 }
 
 /*
- * The tracefs format text of a tracepoint source, for crash dumps and
- * sysfs, from a counter's event (its counters keep the tracepoint's module,
- * if any, loaded).  Process context, after the counters started.
+ * Look at a tracepoint source before its counters start: create its
+ * counter, disabled, on one online CPU, so that perf checks the attr (the
+ * errno is the one the counters would get), and take from the tracepoint
+ * perf found its name, its tracefs format text (crash dumps, sysfs) and
+ * whether the direct path has an encoder for it.  Other sources need
+ * nothing of this.  Process context.
+ *
+ * Return: 0 or the errno perf refused the counter with.
  */
-static void pp_event_make_format(struct pp_event *ev)
+static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
 {
+	struct perf_event_attr attr = ev->attr;
+	struct trace_event_call *call;
+	struct perf_event *counter;
+	const char *name;
 	unsigned int cpu;
 
 	if (!IS_ENABLED(CONFIG_EVENT_TRACING) ||
-	    ev->attr.type != PERF_TYPE_TRACEPOINT)
-		return;
-	mutex_lock(&ev->sync_lock);
-	for_each_possible_cpu(cpu) {
-		struct perf_event *counter = per_cpu_ptr(ev->cpus, cpu)->counter;
-
-		if (counter) {
-			struct trace_event_call *call = counter->tp_event;
-
-			ev->format = pp_dump_format(call);
-			snprintf(ev->tp_name, sizeof(ev->tp_name), "%s:%s",
-				 call->class->system, trace_event_name(call));
+	    attr.type != PERF_TYPE_TRACEPOINT)
+		return 0;
+	attr.disabled = 1;
+	attr.comm = 0;
+	attr.comm_exec = 0;
+	counter = ERR_PTR(-ENODEV);
+	/* A CPU going offline meanwhile refuses it with -ENODEV: the next. */
+	for_each_online_cpu(cpu) {
+		counter = perf_event_create_kernel_counter(&attr, cpu, NULL,
+							   NULL, NULL);
+		if (!IS_ERR(counter) || PTR_ERR(counter) != -ENODEV)
 			break;
-		}
 	}
-	mutex_unlock(&ev->sync_lock);
+	if (IS_ERR(counter))
+		return PTR_ERR(counter);
+
+	call = counter->tp_event;
+	name = trace_event_name(call);
+	ev->format = pp_dump_format(call);
+	snprintf(ev->tp_name, sizeof(ev->tp_name), "%s:%s",
+		 call->class->system, name);
+	if (!perf_path && pp_direct_attr_ok(&ev->attr))
+		ev->direct = pp_direct_find(call->class->system, name);
+	perf_event_release_kernel(counter);
+	return 0;
 }
 
 /**
@@ -596,9 +640,9 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	if (ev->attr.comm)
 		pp_record_fmt_want_comm(&ev->fmt);
 
-	ret = pp_event_start(ev);
+	ret = pp_event_probe_source(ev, spec->perf_path);
 	if (!ret)
-		pp_event_make_format(ev);
+		ret = pp_event_start(ev);
 	mutex_lock(&pp_registry.lock);
 	if (ret)
 		goto err_cancel;
@@ -743,6 +787,7 @@ int pp_event_pause(u32 id, bool paused)
 {
 	struct pp_event *ev;
 	unsigned int cpu;
+	bool direct;
 
 	mutex_lock(&pp_registry.lock);
 	ev = id ? find_event(id, NULL) : NULL;
@@ -759,10 +804,11 @@ int pp_event_pause(u32 id, bool paused)
 		if (buf)
 			pp_buffer_set_paused(buf, paused);
 	}
+	direct = ev->direct;
 	mutex_unlock(&ev->sync_lock);
 	mutex_unlock(&pp_registry.lock);
 	if (paused)
-		synchronize_rcu();
+		pp_events_wait_writers(direct);
 	return 0;
 }
 
@@ -774,12 +820,17 @@ int pp_event_pause(u32 id, bool paused)
 static void stop_put_list(struct list_head *list)
 {
 	struct pp_entry *entry, *tmp;
+	bool direct = false;
 
 	if (list_empty(list))
 		return;
-	list_for_each_entry(entry, list, node)
-		pp_event_halt(container_of(entry, struct pp_event, entry));
-	synchronize_rcu();
+	list_for_each_entry(entry, list, node) {
+		struct pp_event *ev = container_of(entry, struct pp_event, entry);
+
+		direct |= !!ev->direct;
+		pp_event_halt(ev);
+	}
+	pp_events_wait_writers(direct);
 	/* All triggers first: one may hold the last reference of another. */
 	list_for_each_entry(entry, list, node)
 		pp_event_drop_trigger(container_of(entry, struct pp_event, entry));
@@ -821,6 +872,8 @@ u32 pp_event_state(const struct pp_event *ev, const void *file)
 		state |= PERF_PERSISTENT_STATE_TRIGGER;
 	if (ev->crash_dump)
 		state |= PERF_PERSISTENT_STATE_CRASH_DUMP;
+	if (ev->direct)
+		state |= PERF_PERSISTENT_STATE_DIRECT;
 	return state;
 }
 
@@ -1039,14 +1092,14 @@ int pp_event_info(u32 id, const char *name, const void *file,
 		cs = &stats[n++];
 		pp_buffer_stats(pc->buf, &st);
 		cs->cpu = cpu;
-		cs->online = READ_ONCE(pc->online) && pc->counter;
+		cs->online = READ_ONCE(pc->online) && (pc->counter || ev->tp);
 		cs->written = st.written;
 		cs->overwritten = st.overwritten;
 		cs->dropped = st.dropped;
 		cs->bytes = st.bytes;
 		cs->head = st.head;
 		cs->tail = st.tail;
-		cs->count = pc->count_base;
+		cs->count = pc->count_base + local64_read(&pc->hits);
 		if (pc->counter)
 			cs->count += perf_event_read_value(pc->counter,
 							   &enabled, &running);

@@ -32,6 +32,7 @@
 
 #include "perf_persistent/buffer.h"
 #include "perf_persistent/control.h"
+#include "perf_persistent/direct.h"
 #include "perf_persistent/dump.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/pmu.h"
@@ -258,10 +259,13 @@ static int __init pp_init(void)
 	ret = pp_readers_init();
 	if (ret)
 		return ret;
+	ret = pp_direct_init();
+	if (ret)
+		goto err_readers;
 	/* The registry first: the PMU's event_init looks events up in it. */
 	ret = pp_events_init();
 	if (ret)
-		goto err_readers;
+		goto err_direct;
 	ret = pp_sysfs_init();
 	if (ret)
 		goto err_events;
@@ -296,6 +300,8 @@ err_sysfs:
 	pp_sysfs_exit();
 err_events:
 	pp_events_exit();
+err_direct:
+	pp_direct_exit();
 err_readers:
 	pp_readers_exit();
 	return ret;
@@ -310,6 +316,7 @@ static void __exit pp_exit(void)
 	pp_pmu_unregister();
 	pp_sysfs_exit();
 	pp_events_exit();
+	pp_direct_exit();
 	pp_readers_exit();
 	pr_info("unloaded\n");
 }

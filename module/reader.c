@@ -197,18 +197,16 @@ static void pp_deliver_later(struct pp_cpu *pc, u64 ns)
  * pp_reader_notify - a record was stored on this CPU: have it delivered
  * @pc: the persistent event on this CPU
  *
- * Queues the delivery if anyone reads, unless a run is in progress (it
- * decides, when it ends, how the record goes out), or the timer is set to
- * and the live readers lack less than half the buffer: a small buffer
- * must not go round while its records wait for the timer.  Any context,
- * NMI included, on @pc's CPU.
+ * Called when anyone reads (pp_event_after_store()).  Queues the delivery,
+ * unless a run is in progress (it decides, when it ends, how the record
+ * goes out), or the timer is set to and the live readers lack less than
+ * half the buffer: a small buffer must not go round while its records wait
+ * for the timer.  Any context, NMI included, on @pc's CPU.
  */
 void pp_reader_notify(struct pp_cpu *pc)
 {
 	struct pp_buffer *buf = pc->buf;
 
-	if (!READ_ONCE(pc->nr_readers))
-		return;
 	if (READ_ONCE(pc->delivering)) {
 		WRITE_ONCE(pc->fed, true);
 		return;

@@ -46,9 +46,6 @@
 	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
-/* Header plus the eight fixed-size fields. */
-#define PP_RECORD_FIXED_MAX	(sizeof(struct perf_event_header) + 8 * sizeof(u64))
-
 /* The sample_id fields a COMM record ends with, as sample_id_all has them. */
 #define PP_RECORD_ID_TYPES						\
 	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |		\
@@ -174,8 +171,8 @@ bool pp_record_comm_stale(const struct pp_comm_slot *slot, u32 pid, u32 tid,
  * (an interrupt or NMI does not change current), so the slot's races cost
  * at most one COMM record too many.  Any context; no lock.
  */
-static noinline void record_comm(struct pp_buffer *buf,
-				 const struct pp_record_fmt *fmt)
+noinline void pp_record_comm(struct pp_buffer *buf,
+			     const struct pp_record_fmt *fmt)
 {
 	struct task_struct *task = current;
 	u32 pid = task_tgid_nr(task), tid = task_pid_nr(task);
@@ -235,8 +232,8 @@ static noinline void record_comm(struct pp_buffer *buf,
 }
 
 /*
- * The header and the fixed-size fields, at @p (8-byte aligned).  Fields
- * are taken here, after the space is reserved: the time is the time the
+ * The header and the fixed-size fields of a sample the overflow handler
+ * got.  The time is taken here, after the space is reserved: the time the
  * record got its place, so records are ordered by time from the head.
  */
 static __always_inline void fill_fixed(u64 *p,
@@ -244,37 +241,15 @@ static __always_inline void fill_fixed(u64 *p,
 				       const struct perf_sample_data *data,
 				       struct pt_regs *regs, unsigned int size)
 {
-	struct perf_event_header *hdr = (void *)p++;
 	u64 type = fmt->sample_type;
 
-	hdr->type = PERF_RECORD_SAMPLE;
-	hdr->misc = regs && user_mode(regs) ? PERF_RECORD_MISC_USER :
-					      PERF_RECORD_MISC_KERNEL;
-	hdr->size = size;
-	if (type & PERF_SAMPLE_IDENTIFIER)
-		*p++ = fmt->id;
-	if (type & PERF_SAMPLE_IP)
-		*p++ = regs ? instruction_pointer(regs) : 0;
-	if (type & PERF_SAMPLE_TID) {
-		u32 *tid = (u32 *)p++;
-
-		tid[0] = task_tgid_nr(current);
-		tid[1] = task_pid_nr(current);
-	}
-	if (type & PERF_SAMPLE_TIME)
-		*p++ = local_clock();
-	if (type & PERF_SAMPLE_ADDR)
-		*p++ = data->sample_flags & PERF_SAMPLE_ADDR ? data->addr : 0;
-	if (type & PERF_SAMPLE_ID)
-		*p++ = fmt->id;
-	if (type & PERF_SAMPLE_CPU) {
-		u32 *cpu = (u32 *)p++;
-
-		cpu[0] = smp_processor_id();
-		cpu[1] = 0;
-	}
-	if (type & PERF_SAMPLE_PERIOD)
-		*p++ = data->period;
+	pp_record_fill_fixed(p, fmt, size,
+			     regs && user_mode(regs) ? PERF_RECORD_MISC_USER :
+						       PERF_RECORD_MISC_KERNEL,
+			     regs ? instruction_pointer(regs) : 0,
+			     type & PERF_SAMPLE_TIME ? local_clock() : 0,
+			     data->sample_flags & PERF_SAMPLE_ADDR ? data->addr : 0,
+			     data->period);
 }
 
 /*
@@ -333,7 +308,7 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 	if (pp_buffer_drop_paused(buf))
 		return -EAGAIN;
 	if (fmt->comm_size)
-		record_comm(buf, fmt);
+		pp_record_comm(buf, fmt);
 
 	size = fmt->fixed_size;
 	if (fmt->sample_type & PERF_SAMPLE_RAW) {

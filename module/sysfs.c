@@ -283,6 +283,13 @@ static ssize_t crash_dump_show(struct kobject *kobj, struct kobj_attribute *a,
 	return sysfs_emit(buf, "%d\n", kobj_event(kobj)->crash_dump);
 }
 
+/* How the event records: "direct" (its own probe) or "perf" (counters). */
+static ssize_t path_show(struct kobject *kobj, struct kobj_attribute *a,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", kobj_event(kobj)->direct ? "direct" : "perf");
+}
+
 /*
  * The tracefs format of the source as the event keeps it for crash dumps;
  * empty for other sources, or when it would not fit a page.
@@ -373,6 +380,7 @@ static struct kobj_attribute pp_freezes_attr = __ATTR_RO(freezes);
 static struct kobj_attribute pp_frozen_at_attr = __ATTR_RO(frozen_at);
 static struct kobj_attribute pp_crash_dump_attr = __ATTR_RO(crash_dump);
 static struct kobj_attribute pp_format_attr = __ATTR_RO(format);
+static struct kobj_attribute pp_path_attr = __ATTR_RO(path);
 
 static struct attribute *pp_instance_attrs[] = {
 	&pp_id_attr.attr,
@@ -391,6 +399,7 @@ static struct attribute *pp_instance_attrs[] = {
 	&pp_frozen_at_attr.attr,
 	&pp_crash_dump_attr.attr,
 	&pp_format_attr.attr,
+	&pp_path_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(pp_instance);

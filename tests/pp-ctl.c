@@ -13,7 +13,7 @@
  *                flags=0xN size=N (struct size) tail (non-zero byte past the
  *                struct) attr-size=N reserved tail-attr (its last byte non-zero)
  *                attr-reserved use-clockid comm (with sample_id_all)
- *                comm-no-id (without)
+ *                comm-no-id (without) exclude-kernel
  *                bad-attr bad-struct cmd-size=N (the command's size bits, as
  *                a program built with a struct of N bytes computes it)
  *   destroy|detach|attach|pause|resume|watch X     X: an id or a name
@@ -216,7 +216,7 @@ static int cmd_create(char **argv, int argc)
 	if (attr->type == PERF_TYPE_TRACEPOINT)
 		attr->sample_type |= PERF_SAMPLE_RAW;
 
-	for (i = 2; i < argc && strchr("bdpfstarcu", argv[i][0]); i++) {
+	for (i = 2; i < argc && strchr("bdpfstarcue", argv[i][0]); i++) {
 		const char *o = argv[i], *v = strchr(o, '=');
 
 		v = v ? v + 1 : "";
@@ -252,6 +252,8 @@ static int cmd_create(char **argv, int argc)
 			attr->comm = 1, attr->sample_id_all = 1;
 		else if (!strcmp(o, "comm-no-id"))
 			attr->comm = 1;
+		else if (!strcmp(o, "exclude-kernel"))
+			attr->exclude_kernel = 1;
 		else if (!strcmp(o, "use-clockid"))
 			attr->use_clockid = 1, attr->clockid = 1;	/* MONOTONIC */
 		else if (!strncmp(o, "cmd-size=", 9))

@@ -301,10 +301,11 @@ static int cmd_create(int argc, char **argv)
 		{ "detached",	 no_argument,	    NULL, 'd' },
 		{ "no-comm",	 no_argument,	    NULL, 'C' },
 		{ "crash-dump",	 no_argument,	    NULL, 'D' },
+		{ "perf-path",	 no_argument,	    NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct perf_persistent_create cr = { .size = sizeof(cr) };
-	bool crash_dump = false;
+	bool crash_dump = false, perf_path = false;
 	unsigned long long fields = 0, period = 0, freq = 0, size = 0;
 	const char *name = NULL;
 	struct perf_event_attr attr;
@@ -320,6 +321,9 @@ static int cmd_create(int argc, char **argv)
 			break;
 		case 'D':
 			crash_dump = true;
+			break;
+		case 'P':
+			perf_path = true;
 			break;
 		case 'm':
 			if (parse_size(optarg, &size))
@@ -398,6 +402,8 @@ static int cmd_create(int argc, char **argv)
 	cr.flags = detached ? PERF_PERSISTENT_CREATE_DETACHED : 0;
 	if (crash_dump)
 		cr.flags |= PERF_PERSISTENT_CREATE_CRASH_DUMP;
+	if (perf_path)
+		cr.flags |= PERF_PERSISTENT_CREATE_PERF_PATH;
 	cr.attr = (unsigned long)&attr;
 	cr.buffer_size = size;
 	snprintf(cr.name, sizeof(cr.name), "%s", name);
@@ -521,6 +527,10 @@ static int cmd_info(int argc, char **argv)
 	printf("comm records:  %s\n", desc.attr.comm ? "yes" : "no");
 	printf("crash dump:    %s\n",
 	       desc.info.state & PERF_PERSISTENT_STATE_CRASH_DUMP ? "yes" : "no");
+	printf("record path:   %s\n",
+	       desc.info.state & PERF_PERSISTENT_STATE_DIRECT ?
+	       "direct (the module's probe on the tracepoint)" :
+	       "perf (a kernel counter per CPU)");
 	printf("buffer:        %s per CPU, %u CPUs\n", size, desc.nr_cpus);
 	printf("records:       %llu written, %llu held, %llu overwritten, %llu dropped, %llu bytes\n",
 	       t.written, t.written - t.overwritten, t.overwritten, t.dropped,
@@ -1219,7 +1229,10 @@ static const struct verb verbs[] = {
 	  "    --no-comm               no COMM records: tasks are named as they are\n"
 	  "                            when read, not as they were when recorded\n"
 	  "    --crash-dump            on panic and oops, write the newest records\n"
-	  "                            to the kernel log (script --from-log)" },
+	  "                            to the kernel log (script --from-log)\n"
+	  "    --perf-path             record through perf's kernel counters, not\n"
+	  "                            the module's own probe (the direct path, the\n"
+	  "                            default for the tracepoints it covers)" },
 	{ "list", cmd_list, "",
 	  "one line per persistent event: id, name, source, state, per-CPU\n"
 	  "    buffer size, records written, overwritten and dropped" },

@@ -13,9 +13,11 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <asm/barrier.h>
+#include <asm/local64.h>
 
 #include <uapi/linux/perf_persistent.h>
 
@@ -25,8 +27,10 @@
 #include "perf_persistent/trigger.h"
 
 struct kobject;
+struct pp_direct_desc;
 struct pp_event;
 struct pp_filter;
+struct tracepoint;
 
 /**
  * struct pp_cpu - a persistent event on one CPU
@@ -35,6 +39,7 @@ struct pp_filter;
  * @buf: the CPU's buffer, allocated when the CPU is first online and kept
  *	(with its records) while it is offline
  * @count_base: counts of counters released when the CPU went offline
+ * @hits: hits of the tracepoint on this CPU (the direct path's count)
  * @online: the CPU is online, as the hotplug callbacks last said
  * @gen: bumped by each online callback: a counter from an earlier online
  *	period was taken out of its context by perf and must be replaced
@@ -70,6 +75,7 @@ struct pp_cpu {
 	struct perf_event	*counter;
 	struct pp_buffer	*buf;
 	u64			count_base;
+	local64_t		hits;
 	bool			online;
 	unsigned int		gen;
 	unsigned int		counter_gen;
@@ -94,6 +100,9 @@ struct pp_cpu {
  * @attr: the source attr, as the kernel counters were created with it
  * @fmt: what each record holds
  * @buffer_size: per-CPU buffer size in bytes
+ * @direct: the encoder of the direct path (direct.h), or NULL: the event
+ *	records through perf's kernel counters
+ * @tp: the tracepoint the direct path's probe is registered on, or NULL
  * @cpus: per-CPU state
  * @node: instance of the module's CPU-hotplug state
  * @sync_lock: serialises creating and releasing counters and buffers
@@ -120,6 +129,8 @@ struct pp_event {
 	struct perf_event_attr		attr;
 	struct pp_record_fmt		fmt;
 	unsigned long			buffer_size;
+	const struct pp_direct_desc	*direct;
+	struct tracepoint		*tp;
 	struct pp_cpu __percpu		*cpus;
 	struct hlist_node		node;
 	struct mutex			sync_lock;	/* see above */
@@ -146,6 +157,8 @@ struct pp_event {
  * @buffer_size: per-CPU buffer size in bytes, 0 for the default
  * @owner_file: the file the event is attached to, NULL to create it detached
  * @crash_dump: write its newest records to the kernel log on panic and oops
+ * @perf_path: record through perf's kernel counters even when the direct
+ *	path could (direct.h)
  */
 struct pp_event_spec {
 	const char		*name;
@@ -153,6 +166,7 @@ struct pp_event_spec {
 	u64			buffer_size;
 	const void		*owner_file;
 	bool			crash_dump;
+	bool			perf_path;
 };
 
 /**
@@ -210,6 +224,33 @@ static inline struct pp_buffer *pp_cpu_buf(struct pp_cpu *pc)
 {
 	/* Pairs with the release in pp_cpu_start(). */
 	return smp_load_acquire(&pc->buf);
+}
+
+void pp_reader_notify(struct pp_cpu *pc);
+void pp_event_trigger_hit(struct pp_event *ev, const void *raw, u32 size);
+
+/**
+ * pp_event_after_store - what follows a record stored on this CPU
+ * @ev: the event
+ * @pc: @ev on this CPU
+ * @raw: the record's RAW payload, which the trigger's filter reads, or
+ *	NULL if there is none to read in place
+ * @size: its size
+ *
+ * Counts down a freeze in progress, has the readers get the record and
+ * may fire the event's trigger.  Any context, NMI included.
+ */
+static __always_inline void pp_event_after_store(struct pp_event *ev,
+						 struct pp_cpu *pc,
+						 const void *raw, u32 size)
+{
+	/* The clock only for an event counting down to a freeze. */
+	if (pp_freeze_counting(&ev->freeze))
+		pp_freeze_stored(&ev->freeze, local_clock());
+	if (READ_ONCE(pc->nr_readers))
+		pp_reader_notify(pc);
+	if (unlikely(rcu_access_pointer(ev->trigger)))
+		pp_event_trigger_hit(ev, raw, size);
 }
 
 unsigned long pp_event_backlog(struct pp_event *ev);

@@ -87,6 +87,6 @@ void pp_reader_add(struct perf_event *event);
 void pp_reader_del(struct perf_event *event);
 unsigned long pp_reader_backlog(struct pp_cpu *pc);
 
-void pp_reader_notify(struct pp_cpu *pc);
+/* pp_reader_notify() is in event.h, for pp_event_after_store(). */
 
 #endif /* _PERF_PERSISTENT_READER_H */

@@ -6,6 +6,9 @@
 #ifndef _PERF_PERSISTENT_RECORD_H
 #define _PERF_PERSISTENT_RECORD_H
 
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 
 struct perf_sample_data;
@@ -32,6 +35,9 @@ struct pp_record_fmt {
 
 struct pp_comm_slot;
 
+/* Header plus the eight fixed-size fields. */
+#define PP_RECORD_FIXED_MAX	(sizeof(struct perf_event_header) + 8 * sizeof(u64))
+
 /* Largest RAW payload a record can carry (the header's size is a u16). */
 #define PP_RECORD_RAW_MAX	(U16_MAX - 128)
 
@@ -44,5 +50,58 @@ bool pp_record_comm_stale(const struct pp_comm_slot *slot, u32 pid, u32 tid,
 int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 		     const struct perf_sample_data *data,
 		     struct pt_regs *regs);
+void pp_record_comm(struct pp_buffer *buf, const struct pp_record_fmt *fmt);
+
+/**
+ * pp_record_fill_fixed - write a sample's header and fixed-size fields
+ * @p: where the record starts (8-byte aligned)
+ * @fmt: the event's record format
+ * @size: the whole record's size
+ * @misc: the header's misc
+ * @ip: the IP field
+ * @time: the TIME field
+ * @addr: the ADDR field
+ * @period: the PERIOD field
+ *
+ * The fields in perf's order (perf_output_sample()); pid and tid of
+ * current, the CPU this runs on.  Any context.
+ */
+static __always_inline void pp_record_fill_fixed(u64 *p,
+						 const struct pp_record_fmt *fmt,
+						 unsigned int size, u16 misc,
+						 u64 ip, u64 time, u64 addr,
+						 u64 period)
+{
+	struct perf_event_header *hdr = (void *)p++;
+	u64 type = fmt->sample_type;
+
+	hdr->type = PERF_RECORD_SAMPLE;
+	hdr->misc = misc;
+	hdr->size = size;
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		*p++ = fmt->id;
+	if (type & PERF_SAMPLE_IP)
+		*p++ = ip;
+	if (type & PERF_SAMPLE_TID) {
+		u32 *tid = (u32 *)p++;
+
+		tid[0] = task_tgid_nr(current);
+		tid[1] = task_pid_nr(current);
+	}
+	if (type & PERF_SAMPLE_TIME)
+		*p++ = time;
+	if (type & PERF_SAMPLE_ADDR)
+		*p++ = addr;
+	if (type & PERF_SAMPLE_ID)
+		*p++ = fmt->id;
+	if (type & PERF_SAMPLE_CPU) {
+		u32 *cpu = (u32 *)p++;
+
+		cpu[0] = smp_processor_id();
+		cpu[1] = 0;
+	}
+	if (type & PERF_SAMPLE_PERIOD)
+		*p++ = period;
+}
 
 #endif /* _PERF_PERSISTENT_RECORD_H */

@@ -199,6 +199,7 @@ struct perf_persistent_sample {
 /* perf_persistent_create::flags */
 #define PERF_PERSISTENT_CREATE_DETACHED	(1U << 0)	/* owned by no fd */
 #define PERF_PERSISTENT_CREATE_CRASH_DUMP (1U << 1)	/* in crash dumps */
+#define PERF_PERSISTENT_CREATE_PERF_PATH (1U << 2)	/* never the direct path */
 
 /**
  * struct perf_persistent_create - argument of PERF_PERSISTENT_IOC_CREATE
@@ -207,7 +208,12 @@ struct perf_persistent_sample {
  *		attached to the file descriptor the ioctl was made on and is
  *		destroyed when that file is closed; with CRASH_DUMP its newest
  *		records are written to the kernel log on panic and oops
- *		(module parameter crash_dump)
+ *		(module parameter crash_dump); with PERF_PATH a tracepoint
+ *		source records through perf's kernel counters even when the
+ *		module's own probe could record it (the direct path, the
+ *		default for the tracepoints it covers; INFO's state has
+ *		PERF_PERSISTENT_STATE_DIRECT for it).  Both give the same
+ *		records.
  * @attr:	user pointer to the source struct perf_event_attr, whose own
  *		size field is honoured as perf_event_open() honours it
  * @buffer_size: per-CPU buffer size in bytes (see PERF_PERSISTENT_BUFFER_MAX)
@@ -233,6 +239,7 @@ struct perf_persistent_create {
 #define PERF_PERSISTENT_STATE_FROZEN	(1U << 3)	/* by a trigger */
 #define PERF_PERSISTENT_STATE_TRIGGER	(1U << 4)	/* has a trigger */
 #define PERF_PERSISTENT_STATE_CRASH_DUMP (1U << 5)	/* in crash dumps */
+#define PERF_PERSISTENT_STATE_DIRECT	(1U << 6)	/* on the direct path */
 
 /**
  * struct perf_persistent_cpu_stats - one CPU's buffer and counter

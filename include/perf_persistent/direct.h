@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The direct path: a persistent event on one of the tracepoints the module
+ * has an encoder for registers its own probe on the tracepoint and writes
+ * each hit's record straight into its buffer, in the layout perf's path
+ * gives (PERF_RECORD_SAMPLE, the RAW payload byte for byte), without perf's
+ * tracepoint glue, kernel counter or scratch copy.  The encoders are
+ * generated from the kernel's own TRACE_EVENT() definitions
+ * (module/direct_stages.h, module/direct_events.c).
+ *
+ * Contexts: the probes run wherever the tracepoint fires, any context up
+ * to NMI, preemption disabled (the tracepoint's RCU read side); no lock,
+ * no allocation, bounded work.  Registration is process context and may
+ * take cpus_read_lock(): never from a CPU-hotplug callback.
+ */
+#ifndef _PERF_PERSISTENT_DIRECT_H
+#define _PERF_PERSISTENT_DIRECT_H
+
+#include <linux/minmax.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/trace_events.h>
+#include <linux/types.h>
+
+#include "perf_persistent/buffer.h"
+#include "perf_persistent/event.h"
+#include "perf_persistent/record.h"
+
+struct tracepoint;
+
+/**
+ * struct pp_direct_desc - an encoder, generated for one tracepoint
+ * @system: the tracepoint's trace system, e.g. "sched"
+ * @name: its name, e.g. "sched_switch"
+ * @probe: the probe to register on it
+ * @raw_size: size of the fixed part of its payload (struct trace_entry
+ *	and the fields, before any dynamic data)
+ */
+struct pp_direct_desc {
+	const char	*system;
+	const char	*name;
+	void		*probe;
+	unsigned int	raw_size;
+};
+
+extern const struct pp_direct_desc *const pp_direct_descs[];
+extern const unsigned int pp_direct_nr_descs;
+
+int pp_direct_init(void);
+void pp_direct_exit(void);
+const struct pp_direct_desc *pp_direct_find(const char *system,
+					    const char *name);
+bool pp_direct_attr_ok(const struct perf_event_attr *attr);
+int pp_direct_register(struct pp_event *ev);
+void pp_direct_unregister(struct pp_event *ev);
+void pp_direct_sync(void);
+
+/*
+ * The rest is for the generated probes only.
+ *
+ * A payload larger than this is dropped, as perf drops one larger than
+ * PERF_MAX_TRACE_SIZE; it is also the size of the per-CPU scratch a record
+ * that wraps round the end of its buffer is assembled in (one per context
+ * level: task, softirq, hardirq, NMI).
+ */
+#define PP_DIRECT_PAYLOAD_MAX	PERF_MAX_TRACE_SIZE
+#define PP_DIRECT_LEVELS	4
+
+DECLARE_PER_CPU(void *, pp_direct_scratch[PP_DIRECT_LEVELS]);
+
+/**
+ * struct pp_direct_rec - one record under construction
+ * @ev: the persistent event
+ * @pc: the event on this CPU
+ * @buf: its buffer
+ * @pos: the record's logical position
+ * @size: the record's size
+ * @wrapped: the record wraps round the end of the buffer: the payload is
+ *	assembled in scratch and the record written at the end
+ * @entry: where the payload is assembled
+ * @entry_size: the payload's size (after its u32 size field)
+ * @ip: the IP field
+ * @period: the PERIOD field
+ * @time: the TIME field, read once the record has its place
+ */
+struct pp_direct_rec {
+	struct pp_event		*ev;
+	struct pp_cpu		*pc;
+	struct pp_buffer	*buf;
+	unsigned long		pos;
+	unsigned int		size;
+	bool			wrapped;
+	void			*entry;
+	u32			entry_size;
+	unsigned long		ip;
+	u64			period;
+	u64			time;
+};
+
+void pp_direct_write_wrapped(struct pp_direct_rec *rec);
+
+/*
+ * struct trace_entry as tracing_generic_entry_update(tracing_gen_ctx())
+ * fills it for perf's path (perf_trace_buf_update()): neither is exported,
+ * so this is the same computation, from the same headers.  Any context.
+ */
+static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
+						  unsigned short type)
+{
+	unsigned int pc = preempt_count(), flags = 0, migr = 0;
+	unsigned long irqflags;
+
+	local_save_flags(irqflags);
+	if (irqs_disabled_flags(irqflags))
+		flags |= TRACE_FLAG_IRQS_OFF;
+	if (pc & NMI_MASK)
+		flags |= TRACE_FLAG_NMI;
+	if (pc & HARDIRQ_MASK)
+		flags |= TRACE_FLAG_HARDIRQ;
+	if (in_serving_softirq())
+		flags |= TRACE_FLAG_SOFTIRQ;
+	if (softirq_count() >> (SOFTIRQ_SHIFT + 1))
+		flags |= TRACE_FLAG_BH_OFF;
+	if (tif_need_resched())
+		flags |= TRACE_FLAG_NEED_RESCHED;
+#ifdef CONFIG_ARCH_HAS_PREEMPT_LAZY
+	/* PREEMPT_RT 6.12 records the lazy request too (0x02 there). */
+	if (tif_test_bit(TIF_NEED_RESCHED_LAZY))
+		flags |= TRACE_FLAG_NEED_RESCHED_LAZY;
+#endif
+	if (test_preempt_need_resched())
+		flags |= TRACE_FLAG_PREEMPT_RESCHED;
+#ifdef CONFIG_SMP
+	migr = current->migration_disabled;
+#endif
+	ent->type = type;
+	ent->flags = flags;
+	ent->preempt_count = min(pc & 0xff, 0xfU) | min(migr, 0xfU) << 4;
+	ent->pid = current->pid;
+}
+
+/**
+ * pp_direct_begin - reserve a record for a hit and return its payload
+ * @data: the persistent event (the probe's data)
+ * @rec: out: the record under construction
+ * @entry_size: the payload's size, as perf_trace_<class>() rounds it
+ * @raw_size: size of the payload's fixed part
+ * @ip: the IP field
+ *
+ * Any context, preemption disabled.  The payload's header is filled and
+ * its fixed part zeroed (perf leaves holes between fields as they were:
+ * ours are 0), as are its last 8 bytes (perf's tail padding).
+ *
+ * Return: where the caller writes the payload, or NULL: the hit is not
+ * recorded (no buffer yet on this CPU, frozen, paused or no room: counted
+ * as dropped).
+ */
+static __always_inline void *pp_direct_begin(void *data,
+					     struct pp_direct_rec *rec,
+					     u32 entry_size,
+					     unsigned int raw_size,
+					     unsigned long ip)
+{
+	struct pp_event *ev = data;
+	struct pp_cpu *pc = this_cpu_ptr(ev->cpus);
+	struct pp_buffer *buf = READ_ONCE(pc->buf);
+	bool raw = ev->fmt.sample_type & PERF_SAMPLE_RAW;
+	void *dst, *entry;
+
+	local64_inc(&pc->hits);
+	if (unlikely(!buf))
+		return NULL;
+	if (unlikely(!pp_freeze_stores(&ev->freeze) ||
+		     entry_size > PP_DIRECT_PAYLOAD_MAX)) {
+		local64_inc(&buf->dropped);
+		return NULL;
+	}
+	if (unlikely(ev->fmt.comm_size))
+		pp_record_comm(buf, &ev->fmt);
+
+	rec->ev = ev;
+	rec->pc = pc;
+	rec->buf = buf;
+	rec->size = ev->fmt.fixed_size;
+	if (raw)
+		rec->size += sizeof(u32) + entry_size;
+	rec->entry_size = entry_size;
+	rec->ip = ip;
+	rec->period = 1;
+	if (pp_buffer_reserve(buf, rec->size, &rec->pos))
+		return NULL;
+	/* After the reservation: records are in time order from the head. */
+	rec->time = ev->fmt.sample_type & PERF_SAMPLE_TIME ? local_clock() : 0;
+
+	dst = pp_buffer_ptr(buf, rec->pos, rec->size);
+	rec->wrapped = !dst || !raw;
+	if (likely(!rec->wrapped)) {
+		pp_record_fill_fixed(dst, &ev->fmt, rec->size,
+				     PERF_RECORD_MISC_KERNEL, ip, rec->time, 0, 1);
+		dst += ev->fmt.fixed_size;
+		*(u32 *)dst = entry_size;
+		entry = dst + sizeof(u32);
+	} else {
+		entry = this_cpu_read(pp_direct_scratch[interrupt_context_level()]);
+	}
+	rec->entry = entry;
+	memset(entry + entry_size - sizeof(u64), 0, sizeof(u64));
+	memset(entry, 0, raw_size);
+	pp_direct_trace_entry(entry, ev->attr.config);
+	return entry;
+}
+
+/* The payload set a PERIOD other than 1 (__perf_count()). */
+static inline void pp_direct_period(struct pp_direct_rec *rec, u64 count)
+{
+	rec->period = count;
+	if (!rec->wrapped && (rec->ev->fmt.sample_type & PERF_SAMPLE_PERIOD))
+		pp_buffer_write(rec->buf, rec->pos + rec->ev->fmt.fixed_size -
+				sizeof(u64), &count, sizeof(count));
+}
+
+/*
+ * pp_direct_end - finish the record pp_direct_begin() reserved
+ * @rec: the record
+ *
+ * Publishes it, then does what follows a stored record (event.h).
+ */
+static __always_inline void pp_direct_end(struct pp_direct_rec *rec)
+{
+	if (unlikely(rec->wrapped))
+		pp_direct_write_wrapped(rec);
+	pp_buffer_commit(rec->buf);
+	pp_event_after_store(rec->ev, rec->pc, rec->entry, rec->entry_size);
+}
+
+#endif /* _PERF_PERSISTENT_DIRECT_H */

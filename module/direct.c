@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: the direct path's runtime (direct.h)
+ *
+ * Which sources may take it, registering and unregistering an event's
+ * probe on its tracepoint, and the rare slow part of a record: one that
+ * wraps round the end of its buffer.
+ *
+ * A persistent event on a covered tracepoint registers its own probe, with
+ * the event as the probe's data: each event encodes its hits into its own
+ * buffer.  The tracepoints are found by name with
+ * for_each_kernel_tracepoint() (none of them is exported); all the covered
+ * ones are built into the kernel, so none goes away while registered.
+ *
+ * Contexts: the probes (generated, direct_events.c) and
+ * pp_direct_write_wrapped() run in any context up to NMI; the rest is
+ * process context.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "perf_persistent/direct.h"
+
+DEFINE_PER_CPU(void *, pp_direct_scratch[PP_DIRECT_LEVELS]);
+
+/**
+ * pp_direct_find - the encoder of a tracepoint
+ * @system: its trace system
+ * @name: its name
+ *
+ * Return: the encoder, or NULL if the direct path does not cover it.
+ */
+const struct pp_direct_desc *pp_direct_find(const char *system,
+					    const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < pp_direct_nr_descs; i++) {
+		const struct pp_direct_desc *d = pp_direct_descs[i];
+
+		if (!strcmp(d->system, system) && !strcmp(d->name, name))
+			return d;
+	}
+	return NULL;
+}
+
+/**
+ * pp_direct_attr_ok - would perf record every hit of this source?
+ * @attr: a tracepoint source's attr
+ *
+ * The direct path records every hit, as perf does for a tracepoint counter
+ * with a period of 1, or with PERIOD in its sample_type and no frequency
+ * (perf_swevent_event()).  One that samples every Nth hit, or excludes the
+ * kernel (for a tracepoint: every hit, perf_tp_event_match()), keeps
+ * perf's path.
+ */
+bool pp_direct_attr_ok(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_TRACEPOINT && !attr->freq &&
+	       attr->sample_period &&
+	       (attr->sample_period == 1 ||
+		(attr->sample_type & PERF_SAMPLE_PERIOD)) &&
+	       !attr->exclude_kernel;
+}
+
+struct pp_tp_lookup {
+	const char		*name;
+	struct tracepoint	*tp;
+};
+
+static void pp_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct pp_tp_lookup *l = priv;
+
+	if (!strcmp(tp->name, l->name))
+		l->tp = tp;
+}
+
+/**
+ * pp_direct_register - start recording @ev through its probe
+ * @ev: an event with an encoder (@ev->direct), its buffers allocated
+ *
+ * Process context; takes the tracepoints' mutex and cpus_read_lock().
+ *
+ * Return: 0, -ENOENT if the kernel has no such tracepoint, or the error
+ * of tracepoint_probe_register().
+ */
+int pp_direct_register(struct pp_event *ev)
+{
+	struct pp_tp_lookup l = { .name = ev->direct->name };
+	int ret;
+
+	for_each_kernel_tracepoint(pp_tp_match, &l);
+	if (!l.tp)
+		return -ENOENT;
+	ret = tracepoint_probe_register(l.tp, ev->direct->probe, ev);
+	if (ret)
+		return ret;
+	ev->tp = l.tp;
+	return 0;
+}
+
+/**
+ * pp_direct_unregister - stop recording @ev through its probe
+ * @ev: the event
+ *
+ * Process context.  Probes may still be running on other CPUs until
+ * pp_direct_sync() returns.
+ */
+void pp_direct_unregister(struct pp_event *ev)
+{
+	if (!ev->tp)
+		return;
+	WARN_ON_ONCE(tracepoint_probe_unregister(ev->tp, ev->direct->probe, ev));
+	ev->tp = NULL;
+}
+
+/* Wait for probes unregistered before to finish.  Process context. */
+void pp_direct_sync(void)
+{
+	tracepoint_synchronize_unregister();
+}
+
+/**
+ * pp_direct_write_wrapped - write a record assembled in scratch
+ * @rec: the record, its payload complete in scratch (or no payload kept)
+ *
+ * For a record that wraps round the end of its buffer (once per lap) or
+ * has no RAW field.  Any context.
+ */
+void pp_direct_write_wrapped(struct pp_direct_rec *rec)
+{
+	const struct pp_record_fmt *fmt = &rec->ev->fmt;
+	u64 fixed[PP_RECORD_FIXED_MAX / sizeof(u64)];
+	unsigned long pos = rec->pos;
+
+	pp_record_fill_fixed(fixed, fmt, rec->size, PERF_RECORD_MISC_KERNEL,
+			     rec->ip, rec->time, 0, rec->period);
+	pp_buffer_write(rec->buf, pos, fixed, fmt->fixed_size);
+	if (!(fmt->sample_type & PERF_SAMPLE_RAW))
+		return;
+	pos += fmt->fixed_size;
+	pp_buffer_write(rec->buf, pos, &rec->entry_size, sizeof(u32));
+	pos += sizeof(u32);
+	pp_buffer_write(rec->buf, pos, rec->entry, rec->entry_size);
+}
+
+/* Module init: the scratch of each CPU, one per context level. */
+int pp_direct_init(void)
+{
+	unsigned int cpu, i;
+
+	for_each_possible_cpu(cpu) {
+		for (i = 0; i < PP_DIRECT_LEVELS; i++) {
+			void *p = kmalloc_node(PP_DIRECT_PAYLOAD_MAX, GFP_KERNEL,
+					       cpu_to_node(cpu));
+
+			if (!p) {
+				pp_direct_exit();
+				return -ENOMEM;
+			}
+			per_cpu(pp_direct_scratch[i], cpu) = p;
+		}
+	}
+	return 0;
+}
+
+/* Module exit, or init failing: no probe is registered. */
+void pp_direct_exit(void)
+{
+	unsigned int cpu, i;
+
+	for_each_possible_cpu(cpu) {
+		for (i = 0; i < PP_DIRECT_LEVELS; i++) {
+			kfree(per_cpu(pp_direct_scratch[i], cpu));
+			per_cpu(pp_direct_scratch[i], cpu) = NULL;
+		}
+	}
+}

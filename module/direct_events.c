@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: the direct path's encoders, generated at build time
+ * from the trace headers of the kernel being built against
+ * (direct_stages.h).  The only file that touches the trace macros.
+ *
+ * The tracepoints covered: the ones a flight recorder is left on for.
+ * Every other tracepoint records through perf's path.
+ */
+
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/trace_events.h>
+#include <linux/tracepoint.h>
+
+#include "perf_persistent/direct.h"
+
+/*
+ * A normal read of each header first: the tracepoints' declarations and
+ * check_trace_callback_type_<name>(), which checks each probe's prototype.
+ * Nothing here calls trace_<name>() or register_trace_<name>(), so the
+ * tracepoints, not exported, are not referenced.
+ */
+#include <trace/events/syscalls.h>
+#include <trace/events/sched.h>
+#include <trace/events/irq.h>
+#include <trace/events/timer.h>
+#include <trace/events/mce.h>
+
+/*
+ * sched_switch's assignment calls __trace_sched_switch_state(), which
+ * sched.h defines only for the file that creates the tracepoints: the
+ * build extracts it from the same sched.h (Kbuild).
+ */
+#include "pp_sched_state.h"
+
+#define PP_TRACE_HEADER <trace/events/syscalls.h>
+#include "direct_stages.h"
+#define PP_TRACE_HEADER <trace/events/sched.h>
+#include "direct_stages.h"
+#define PP_TRACE_HEADER <trace/events/irq.h>
+#include "direct_stages.h"
+#define PP_TRACE_HEADER <trace/events/timer.h>
+#include "direct_stages.h"
+#define PP_TRACE_HEADER <trace/events/mce.h>
+#include "direct_stages.h"
+
+const struct pp_direct_desc *const pp_direct_descs[] = {
+	&pp_direct_desc_sys_enter,
+	&pp_direct_desc_sys_exit,
+	&pp_direct_desc_sched_switch,
+	&pp_direct_desc_sched_wakeup,
+	&pp_direct_desc_sched_process_exec,
+	&pp_direct_desc_sched_process_exit,
+	&pp_direct_desc_sched_process_fork,
+	&pp_direct_desc_irq_handler_entry,
+	&pp_direct_desc_irq_handler_exit,
+	&pp_direct_desc_softirq_entry,
+	&pp_direct_desc_softirq_exit,
+	&pp_direct_desc_mce_record,
+	&pp_direct_desc_hrtimer_expire_entry,
+};
+
+const unsigned int pp_direct_nr_descs = ARRAY_SIZE(pp_direct_descs);

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf-persistent: generate the direct path's encoders from one trace
+ * header of the kernel being built against (PP_TRACE_HEADER).
+ *
+ * The kernel builds its ftrace and perf probes by reading each
+ * include/trace/events/ header several times with different macro sets
+ * (include/trace/stages/).  This does the same with the kernel's own
+ * stages 1, 2, 5 and 3+6, and a last stage of ours in place of perf's
+ * perf_trace_<class>(): pp_direct_probe_<class>(), which writes the record
+ * the perf path would give straight into the event's buffer.  So every
+ * field is laid out and assigned by the kernel's own TP_STRUCT__entry and
+ * TP_fast_assign of that version; nothing is copied by hand.
+ *
+ * Only module/direct_events.c includes this, once per header, after a
+ * normal read of each.  CREATE_TRACE_POINTS is never defined there: the
+ * trailing <trace/define_trace.h> of each header then does nothing, and no
+ * tracepoint is defined or referenced by name.  stages/init.h is not
+ * included: it would add the headers' enum maps to this module.
+ *
+ * No include guard: read once per header.
+ */
+#ifndef PP_TRACE_HEADER
+#error "define PP_TRACE_HEADER before including direct_stages.h"
+#endif
+
+#define TRACE_HEADER_MULTI_READ
+
+/* Every event shape becomes a class and its events, as trace_events.h has it. */
+#undef TRACE_EVENT
+#define TRACE_EVENT(call, proto, args, tstruct, assign, print)		\
+	DECLARE_EVENT_CLASS(call, PARAMS(proto), PARAMS(args),		\
+			    PARAMS(tstruct), PARAMS(assign), PARAMS(print)); \
+	DEFINE_EVENT(call, call, PARAMS(proto), PARAMS(args));
+#undef TRACE_EVENT_FN
+#define TRACE_EVENT_FN(call, proto, args, tstruct, assign, print, reg, unreg) \
+	TRACE_EVENT(call, PARAMS(proto), PARAMS(args), PARAMS(tstruct),	\
+		    PARAMS(assign), PARAMS(print))
+/* A condition is tested by trace_<name>() before any probe runs. */
+#undef TRACE_EVENT_CONDITION
+#define TRACE_EVENT_CONDITION(call, proto, args, cond, tstruct, assign, print) \
+	TRACE_EVENT(call, PARAMS(proto), PARAMS(args), PARAMS(tstruct),	\
+		    PARAMS(assign), PARAMS(print))
+#undef TRACE_EVENT_FN_COND
+#define TRACE_EVENT_FN_COND(call, proto, args, cond, tstruct, assign, print, \
+			    reg, unreg)					\
+	TRACE_EVENT(call, PARAMS(proto), PARAMS(args), PARAMS(tstruct),	\
+		    PARAMS(assign), PARAMS(print))
+#undef DEFINE_EVENT_FN
+#define DEFINE_EVENT_FN(template, evt, proto, args, reg, unreg)	\
+	DEFINE_EVENT(template, evt, PARAMS(proto), PARAMS(args))
+#undef DEFINE_EVENT_PRINT
+#define DEFINE_EVENT_PRINT(template, evt, proto, args, print)		\
+	DEFINE_EVENT(template, evt, PARAMS(proto), PARAMS(args))
+#undef DEFINE_EVENT_CONDITION
+#define DEFINE_EVENT_CONDITION(template, evt, proto, args, cond)	\
+	DEFINE_EVENT(template, evt, PARAMS(proto), PARAMS(args))
+#undef TRACE_EVENT_NOP
+#define TRACE_EVENT_NOP(call, proto, args, tstruct, assign, print)
+#undef DEFINE_EVENT_NOP
+#define DEFINE_EVENT_NOP(template, evt, proto, args)
+#undef DECLARE_EVENT_CLASS_NOP
+#define DECLARE_EVENT_CLASS_NOP(call, proto, args, tstruct, assign, print)
+#undef TRACE_EVENT_FLAGS
+#define TRACE_EVENT_FLAGS(evt, value)
+#undef TRACE_EVENT_PERF_PERM
+#define TRACE_EVENT_PERF_PERM(evt, expr...)
+#undef DECLARE_TRACE
+#define DECLARE_TRACE(call, proto, args)
+#undef DECLARE_TRACE_CONDITION
+#define DECLARE_TRACE_CONDITION(call, proto, args, cond)
+#undef TRACE_DEFINE_ENUM
+#define TRACE_DEFINE_ENUM(a)
+#undef TRACE_DEFINE_SIZEOF
+#define TRACE_DEFINE_SIZEOF(a)
+
+/* Pass 1 (kernel stage 1): the payload, struct pp_raw_<class>. */
+#include <trace/stages/stage1_struct_define.h>
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+	struct pp_raw_##call {						\
+		struct trace_entry	ent;				\
+		tstruct							\
+		char			__data[];			\
+	};
+#undef DEFINE_EVENT
+#define DEFINE_EVENT(template, evt, proto, args)
+#include PP_TRACE_HEADER
+
+/* Pass 2 (stage 2): struct pp_offsets_<class>, one u32 per dynamic field. */
+#include <trace/stages/stage2_data_offsets.h>
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+	struct pp_offsets_##call {					\
+		tstruct;						\
+	};
+#include PP_TRACE_HEADER
+
+/* Pass 3 (stage 5): the size of the dynamic part, and where each goes. */
+#include <trace/stages/stage5_get_offsets.h>
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+static __always_inline int pp_get_offsets_##call(			\
+	struct pp_offsets_##call *__data_offsets, proto)		\
+{									\
+	int __data_size = 0;						\
+	int __maybe_unused __item_length;				\
+	struct pp_raw_##call __maybe_unused *entry;			\
+									\
+	tstruct;							\
+									\
+	return __data_size;						\
+}
+#include PP_TRACE_HEADER
+
+/*
+ * Pass 4 (stages 3 and 6, our last stage): the probe.  As
+ * perf_trace_<class>(): the payload's size rounded so that it and its u32
+ * size end 8-byte aligned, the dynamic fields' locations, then the event's
+ * own assignments.  __perf_count() sets the record's PERIOD as perf's
+ * does; __perf_task() only matters to per-task perf events.  The IP is the
+ * return address of the probe's call, as perf's (perf_fetch_caller_regs()
+ * in perf_trace_<class>()).
+ */
+#include <trace/stages/stage3_trace_output.h>
+#include <trace/stages/stage6_event_callback.h>
+#undef __perf_count
+#define __perf_count(c)	(__count = (c))
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+static notrace void pp_direct_probe_##call(void *__data, proto)	\
+{									\
+	struct pp_offsets_##call __maybe_unused __data_offsets;	\
+	struct pp_raw_##call *entry;					\
+	struct pp_direct_rec __rec;					\
+	u64 __count __maybe_unused = 1;				\
+	int __data_size, __entry_size;					\
+									\
+	__data_size = pp_get_offsets_##call(&__data_offsets, args);	\
+	__entry_size = ALIGN(__data_size + sizeof(*entry) + sizeof(u32), \
+			     sizeof(u64)) - sizeof(u32);		\
+	entry = pp_direct_begin(__data, &__rec, __entry_size,		\
+				sizeof(*entry), _RET_IP_);		\
+	if (!entry)							\
+		return;							\
+	tstruct								\
+	{ assign; }							\
+	if (__count != 1)						\
+		pp_direct_period(&__rec, __count);			\
+	pp_direct_end(&__rec);						\
+}
+#undef DEFINE_EVENT
+#define DEFINE_EVENT(template, evt, proto, args)			\
+static inline void __maybe_unused pp_direct_check_##evt(void)		\
+{									\
+	check_trace_callback_type_##evt(pp_direct_probe_##template);	\
+}									\
+static const struct pp_direct_desc pp_direct_desc_##evt __maybe_unused = { \
+	.system		= __stringify(TRACE_SYSTEM),			\
+	.name		= #evt,						\
+	.probe		= pp_direct_probe_##template,			\
+	.raw_size	= sizeof(struct pp_raw_##template),		\
+};
+#include PP_TRACE_HEADER
+
+#undef TRACE_HEADER_MULTI_READ
+#undef PP_TRACE_HEADER

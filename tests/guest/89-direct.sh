@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The direct path (Documentation/persistent-events.rst): the covered
+# tracepoints record through the module's own probe by default, and what
+# it records is what perf's path records, byte for byte.  Every covered
+# tracepoint gets two events, one forced onto perf's path
+# (PERF_PERSISTENT_CREATE_PERF_PATH) created first, one direct; a workload
+# makes each fire; pp-same compares the two events' records on every CPU.
+. ./lib.sh
+
+pp_load events=
+
+covered="raw_syscalls:sys_enter raw_syscalls:sys_exit sched:sched_switch
+sched:sched_wakeup sched:sched_process_exec sched:sched_process_exit
+sched:sched_process_fork irq:irq_handler_entry irq:irq_handler_exit
+irq:softirq_entry irq:softirq_exit mce:mce_record timer:hrtimer_expire_entry"
+
+# DETACHED | PERF_PATH
+perf_flags=0x5
+n=0
+for tp in $covered; do
+	n=$((n + 1))
+	pp-ctl create "p$n" "tp=$tp" buffer=4194304 flags=$perf_flags \
+		create "d$n" "tp=$tp" buffer=4194304 detached >/tmp/out
+	check_eq "$tp: both created" 2 "$(grep -c ': OK' /tmp/out)"
+	check_eq "$tp: direct by default" direct "$(pp_stat "d$n" path)"
+	check_eq "$tp: perf with PERF_PATH" perf "$(pp_stat "p$n" path)"
+done
+pp-ctl info d1 >/tmp/info
+check_grep "INFO's state says direct (1 << 6)" "^state=0x[0-9a-f]*[4-7][0-9a-f]$" /tmp/info
+
+# The workload.  exec of a path of about 3 KiB (sched_process_exec's
+# filename is a dynamic string), forks and exits, sleeps (hrtimers,
+# wakeups, switches), console output (the serial port's interrupt), MCEs.
+deep=/tmp/d
+i=0
+while [ $i -lt 60 ]; do
+	deep=$deep/directory-name-of-fifty-characters-to-make-a-long-p
+	i=$((i + 1))
+done
+mkdir -p "$deep"
+ln -s /bin/busybox "$deep/true"
+for i in 1 2 3 4 5 6 7 8; do
+	"$deep/true"
+	/bin/true
+	sh -c 'exit 3'
+	sleep 0.05
+	echo "89-direct: serial output $i" >/dev/console
+done
+pp_inject_mce 0
+pp_inject_mce 1 0xbe00000000800400 2
+
+n=0
+for tp in $covered; do
+	n=$((n + 1))
+	check "$tp: the direct event records" pp_wait_stat "d$n" written 1
+done
+
+# The direct events stop first, the perf ones after: the perf events'
+# windows hold the direct ones'.
+n=0
+for tp in $covered; do
+	n=$((n + 1))
+	pp-ctl pause "d$n" >/dev/null
+done
+n=0
+for tp in $covered; do
+	n=$((n + 1))
+	pp-ctl pause "p$n" >/dev/null
+done
+
+n=0
+for tp in $covered; do
+	n=$((n + 1))
+	sys=${tp%%:*}
+	name=${tp#*:}
+	pp-same "$(pp_stat "p$n" id)" "$(pp_stat "d$n" id)" \
+		"/sys/kernel/tracing/events/$sys/$name/format" >/tmp/same 2>&1
+	check_grep "$tp: the same records on both paths" " SAME$" /tmp/same ||
+		sed 's/^/# /' /tmp/same
+done
+grep -h "^compared=" /tmp/same | sed 's/^/# last: /'
+
+# Sources the direct path does not take: perf's path, automatically.
+pp-ctl create other tp=sched:sched_migrate_task detached \
+	create every2 tp=sched:sched_switch period=2 sample=0x10087 detached \
+	create fq tp=sched:sched_switch freq=100 detached \
+	create exk tp=sched:sched_switch exclude-kernel detached \
+	create per tp=sched:sched_switch period=4 detached >/tmp/out
+check_eq "all five created" 5 "$(grep -c ': OK' /tmp/out)"
+check_eq "a tracepoint without an encoder: perf" perf "$(pp_stat other path)"
+check_eq "every 2nd hit without PERIOD: perf" perf "$(pp_stat every2 path)"
+check_eq "a frequency: perf" perf "$(pp_stat fq path)"
+check_eq "exclude_kernel: perf" perf "$(pp_stat exk path)"
+check_eq "period 4 with PERIOD (every hit, as perf): direct" direct "$(pp_stat per path)"
+
+for e in other every2 fq exk per; do
+	pp-ctl destroy "$e" >/dev/null
+done
+n=0
+for tp in $covered; do
+	n=$((n + 1))
+	pp-ctl destroy "p$n" destroy "d$n" >/dev/null
+done
+check_eq "all destroyed" "" "$(ls "$PP_SYS/events")"
+check "kernel log clean" pp_log_clean
+
+done_testing

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pp-same - do two persistent events on the same tracepoint, one on perf's
+ * path and one on the direct path, hold the same records?
+ *
+ *   pp-same PERF_ID DIRECT_ID FORMAT
+ *
+ * FORMAT is the tracepoint's tracefs format file.  Both events must be
+ * paused.  On each CPU, the direct event's samples, oldest first, are
+ * lined up with the perf event's from the first perf sample equal to the
+ * direct event's oldest, then compared one by one: header misc, IP, pid,
+ * tid, CPU, PERIOD, and the RAW payload byte for byte, except
+ *   - bytes no field of FORMAT covers, nor the data a __data_loc field
+ *     points to (holes and padding, which perf's path leaves as its
+ *     scratch buffer had them but for the last 8 bytes): the direct path
+ *     must have zeroes there,
+ *   - the need-resched bits of common_flags (0x02, 0x04, 0x20), which an
+ *     interrupt between the two probes' calls may set; counted.
+ * Each event's time must not go backwards.  COMM records are not
+ * compared (each event keeps its own cache of them).
+ *
+ * The perf event must be created first and paused last, so that its
+ * window holds the direct event's.  Prints one line per CPU and a total;
+ * exits 1 on any difference or when nothing was compared.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <linux/perf_persistent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perf_persistent/decode.h"
+
+#define MAX_RAW		8192
+#define RESCHED_BITS	0x26
+
+struct rec {
+	struct pp_decoded	d;
+	unsigned char		raw[MAX_RAW];
+};
+
+struct side {
+	struct rec	*recs;
+	unsigned int	nr;
+};
+
+static int ctl;
+static unsigned char covered[MAX_RAW];
+static unsigned int data_locs[32], nr_data_locs;
+
+/* Which payload bytes the format's fields cover. */
+static int read_format(const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	unsigned int n = 0;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int off, size;
+		char *p = strstr(line, "offset:");
+
+		if (!strstr(line, "field:") || !p ||
+		    sscanf(p, "offset:%u; size:%u;", &off, &size) != 2 ||
+		    off + size > MAX_RAW)
+			continue;
+		memset(covered + off, 1, size);
+		if (strstr(line, "__data_loc") && size == 4 &&
+		    nr_data_locs < 32)
+			data_locs[nr_data_locs++] = off;
+		n++;
+	}
+	fclose(f);
+	return n ? 0 : -1;
+}
+
+/* The samples held on @cpu of event @id, oldest first. */
+static int load(unsigned int id, unsigned int cpu, unsigned long long bsize,
+		struct side *s)
+{
+	size_t len = getpagesize() + bsize;
+	struct perf_event_mmap_page *pg;
+	struct perf_persistent_page_ext *ext;
+	unsigned long long head, tail, pos, dsize;
+	unsigned char *map, *rec;
+	unsigned int n = 0, i;
+
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, ctl,
+		   PERF_PERSISTENT_MMAP_OFFSET(id, cpu, getpagesize()));
+	if (map == MAP_FAILED)
+		return -1;
+	pg = (void *)map;
+	ext = (void *)(map + PERF_PERSISTENT_PAGE_EXT_OFFSET);
+	dsize = pg->data_size;
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = ext->tail;
+	s->recs = calloc((tail - head) / 8 + 1, sizeof(*s->recs));
+	rec = malloc(65536);
+	if (!s->recs || !rec)
+		return -1;
+	/* Newest first from the head; stored reversed below. */
+	for (pos = head; pos != tail; ) {
+		struct perf_event_header hdr;
+		unsigned long long off = pos & (dsize - 1);
+		unsigned int first;
+		struct rec *r;
+
+		memcpy(&hdr, map + pg->data_offset + off, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) || hdr.size > tail - pos)
+			return -1;
+		first = hdr.size < dsize - off ? hdr.size : dsize - off;
+		memcpy(rec, map + pg->data_offset + off, first);
+		memcpy(rec + first, map + pg->data_offset, hdr.size - first);
+		pos += hdr.size;
+		if (hdr.type != PERF_RECORD_SAMPLE)
+			continue;
+		r = &s->recs[n];
+		if (pp_decode(rec, hdr.size, ext->sample_type, &r->d) ||
+		    !r->d.raw || r->d.raw_size > MAX_RAW)
+			return -1;
+		memcpy(r->raw, r->d.raw, r->d.raw_size);
+		r->d.raw = r->raw;
+		n++;
+	}
+	for (i = 0; i < n / 2; i++) {
+		struct rec t = s->recs[i];
+
+		s->recs[i] = s->recs[n - 1 - i];
+		s->recs[n - 1 - i] = t;
+	}
+	s->nr = n;
+	free(rec);
+	munmap(map, len);
+	return 0;
+}
+
+static unsigned int resched_diffs;
+
+/*
+ * 0 if equal as the comment at the top says; else 1, and unless @quiet,
+ * print the first difference.
+ */
+static int differ(const struct rec *p, const struct rec *d, unsigned int cpu,
+		  unsigned int i, int quiet)
+{
+	unsigned char field[MAX_RAW];
+	unsigned int b, k;
+
+	if (p->d.misc != d->d.misc || p->d.ip != d->d.ip ||
+	    p->d.pid != d->d.pid || p->d.tid != d->d.tid ||
+	    p->d.cpu != d->d.cpu || p->d.period != d->d.period ||
+	    p->d.raw_size != d->d.raw_size) {
+		if (quiet)
+			return 1;
+		printf("cpu %u record %u: misc %u/%u ip 0x%llx/0x%llx pid %u/%u tid %u/%u cpu %u/%u period %llu/%llu raw %u/%u\n",
+		       cpu, i, p->d.misc, d->d.misc,
+		       (unsigned long long)p->d.ip, (unsigned long long)d->d.ip,
+		       p->d.pid, d->d.pid, p->d.tid, d->d.tid, p->d.cpu,
+		       d->d.cpu, (unsigned long long)p->d.period,
+		       (unsigned long long)d->d.period, p->d.raw_size,
+		       d->d.raw_size);
+		return 1;
+	}
+	/* The fields, and the dynamic data their locations say. */
+	memcpy(field, covered, sizeof(field));
+	for (k = 0; k < nr_data_locs; k++) {
+		unsigned int loc, off, len;
+
+		if (data_locs[k] + 4 > p->d.raw_size)
+			continue;
+		memcpy(&loc, p->raw + data_locs[k], 4);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (off + len <= MAX_RAW)
+			memset(field + off, 1, len);
+	}
+	for (b = 0; b < p->d.raw_size; b++) {
+		unsigned char x = p->raw[b], y = d->raw[b];
+
+		if (!field[b]) {
+			if (!y)
+				continue;
+			if (!quiet)
+				printf("cpu %u record %u: raw byte %u, in no field, not 0 on the direct path: 0x%02x\n",
+				       cpu, i, b, y);
+			return 1;
+		}
+		/* common_flags: byte 2 of struct trace_entry */
+		if (b == 2 && ((x ^ y) & ~RESCHED_BITS) == 0) {
+			resched_diffs += !quiet && x != y;
+			continue;
+		}
+		if (x != y) {
+			if (quiet)
+				return 1;
+			printf("cpu %u record %u: raw byte %u: perf 0x%02x direct 0x%02x\n",
+			       cpu, i, b, x, y);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int time_order(const struct side *s, const char *what, unsigned int cpu)
+{
+	unsigned int i;
+
+	for (i = 1; i < s->nr; i++) {
+		if (s->recs[i].d.time < s->recs[i - 1].d.time) {
+			printf("cpu %u: %s record %u older than the one before\n",
+			       cpu, what, i);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_persistent_info info = { .size = sizeof(info) };
+	unsigned int pid, did, cpu, total = 0, nr_cpus;
+	unsigned long long psize, dsize;
+	int bad = 0;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: pp-same PERF_ID DIRECT_ID FORMAT\n");
+		return 2;
+	}
+	pid = strtoul(argv[1], NULL, 0);
+	did = strtoul(argv[2], NULL, 0);
+	if (read_format(argv[3]))
+		return 2;
+	ctl = open(PERF_PERSISTENT_DEVICE, O_RDONLY);
+	if (ctl < 0) {
+		perror(PERF_PERSISTENT_DEVICE);
+		return 2;
+	}
+	info.id = pid;
+	if (ioctl(ctl, PERF_PERSISTENT_IOC_INFO, &info))
+		return 2;
+	psize = info.buffer_size;
+	nr_cpus = info.nr_cpus;
+	info.id = did;
+	if (ioctl(ctl, PERF_PERSISTENT_IOC_INFO, &info))
+		return 2;
+	dsize = info.buffer_size;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct side p = { 0 }, d = { 0 };
+		unsigned int i, j;
+
+		if (load(pid, cpu, psize, &p) || load(did, cpu, dsize, &d)) {
+			printf("cpu %u: cannot read the buffers\n", cpu);
+			return 1;
+		}
+		bad |= time_order(&p, "perf", cpu) | time_order(&d, "direct", cpu);
+		if (!d.nr) {
+			printf("cpu %u: no direct records\n", cpu);
+			continue;
+		}
+		for (j = 0; j < p.nr; j++)
+			if (!differ(&p.recs[j], &d.recs[0], cpu, 0, 1))
+				break;
+		if (j == p.nr) {
+			printf("cpu %u: the direct event's oldest record is not among the perf event's %u\n",
+			       cpu, p.nr);
+			/* The first one of the same task: what differs. */
+			for (j = 0; j < p.nr; j++)
+				if (p.recs[j].d.tid == d.recs[0].d.tid &&
+				    p.recs[j].d.pid == d.recs[0].d.pid &&
+				    p.recs[j].d.raw_size == d.recs[0].d.raw_size)
+					break;
+			if (j < p.nr)
+				differ(&p.recs[j], &d.recs[0], cpu, 0, 0);
+			bad = 1;
+			continue;
+		}
+		for (i = 0; i < d.nr; i++, j++) {
+			if (j == p.nr) {
+				printf("cpu %u: perf event ends before the direct event's record %u\n",
+				       cpu, i);
+				bad = 1;
+				break;
+			}
+			if (differ(&p.recs[j], &d.recs[i], cpu, i, 0)) {
+				bad = 1;
+				break;
+			}
+		}
+		printf("cpu %u: %u records compared (perf held %u, direct %u)\n",
+		       cpu, i, p.nr, d.nr);
+		total += i;
+		free(p.recs);
+		free(d.recs);
+	}
+	printf("compared=%u resched_flag_diffs=%u %s\n", total, resched_diffs,
+	       bad || !total ? "DIFFER" : "SAME");
+	return bad || !total;
+}
