@@ -236,6 +236,8 @@ static double run_loop(unsigned long n, const char *const *prefix,
 
 /* The fields persistent events record; the ablation configurations drop some. */
 static unsigned long long pp_fields = FIELDS;
+/* PERF_PERSISTENT_CREATE_* of the events created (persistent-perf: PERF_PATH). */
+static unsigned int pp_flags;
 
 static int pp_create(const char *name, const char *tp, int paused)
 {
@@ -248,6 +250,7 @@ static int pp_create(const char *name, const char *tp, int paused)
 	};
 	struct perf_persistent_create c = {
 		.size = sizeof(c),
+		.flags = pp_flags,
 		.attr = (unsigned long)&attr,
 		.buffer_size = buffer_size,
 	};
@@ -457,6 +460,14 @@ static void fields_setup(struct config *c)
 	pp_fields = FIELDS;
 }
 
+/* The same events on perf's path: perf's tracepoint glue, our handler. */
+static void perf_path_setup(struct config *c)
+{
+	pp_flags = c->arg;
+	recorded_create(0);
+	pp_flags = 0;
+}
+
 static void floor_setup(struct config *c)
 {
 	(void)c;
@@ -625,6 +636,9 @@ static struct config configs[] = {
 	CONFIG("ftrace", "tracefs instance, overwrite", ftrace_setup,
 	       ftrace_teardown, 0, NULL),
 	CONFIG("persistent", "persistent events", pp_setup, pp_teardown, 0, NULL),
+	CONFIG("persistent-perf", "persistent events on perf's path",
+	       perf_path_setup, pp_teardown, PERF_PERSISTENT_CREATE_PERF_PATH,
+	       NULL),
 	CONFIG("floor", "persistent events, paused", floor_setup, floor_teardown,
 	       0, NULL),
 	CONFIG("no-time", "persistent without the time field", fields_setup,

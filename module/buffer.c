@@ -39,11 +39,6 @@
 
 #include "perf_persistent/buffer.h"
 
-static unsigned long slot(const struct pp_buffer *buf, unsigned long pos)
-{
-	return (pos & (buf->size - 1)) / PP_RECORD_ALIGN;
-}
-
 /*
  * Memory.  Every buffer counts against one limit for all of them
  * (pp_buffer_limit, the memory_limit_mb parameter), so that no creator can
@@ -218,39 +213,18 @@ void pp_buffer_read(const struct pp_buffer *buf, unsigned long pos,
 		memcpy(dst + first, buf->data, len - first);
 }
 
-/* oldest_start() when the record's start is not in its last slot's word. */
-static noinline unsigned long oldest_start_far(const struct pp_buffer *buf,
-					       unsigned long last)
+/*
+ * pp_buffer_oldest_start() when the record's start is not in its last
+ * slot's word.
+ */
+noinline unsigned long pp_buffer_oldest_start_far(const struct pp_buffer *buf,
+						  unsigned long last)
 {
 	unsigned long bit = find_last_bit(buf->starts, last + 1);
 
 	if (bit > last)
 		bit = find_last_bit(buf->starts, buf->size / PP_RECORD_ALIGN);
 	return bit;
-}
-
-/*
- * Logical start of the oldest held record: the highest marked slot below
- * @tail.  Only called while records are held, so a mark exists within one
- * buffer size below @tail.  Once per overwritten record: a record is rarely
- * longer than 64 slots, so its start is nearly always in the word of its
- * last slot, which is all this looks at.
- */
-static __always_inline unsigned long oldest_start(const struct pp_buffer *buf,
-						  unsigned long tail)
-{
-	unsigned long nbits = buf->size / PP_RECORD_ALIGN;
-	unsigned long last = slot(buf, tail - PP_RECORD_ALIGN);
-	unsigned long word = buf->starts[BIT_WORD(last)] &
-			     BITMAP_LAST_WORD_MASK(last + 1);
-	unsigned long bit;
-
-	if (likely(word))
-		bit = round_down(last, BITS_PER_LONG) + __fls(word);
-	else
-		bit = oldest_start_far(buf, last);
-	return tail - PP_RECORD_ALIGN -
-	       ((last - bit) & (nbits - 1)) * PP_RECORD_ALIGN;
 }
 
 /*
@@ -278,13 +252,7 @@ static void pp_buffer_account(struct pp_buffer *buf, unsigned long head)
 {
 	unsigned long pos;
 
-	while (buf->tail - head > buf->size) {
-		unsigned long start = oldest_start(buf, buf->tail);
-
-		__clear_bit(slot(buf, start), buf->starts);
-		WRITE_ONCE(buf->tail, start);
-		buf->overwritten++;
-	}
+	pp_buffer_evict(buf, head);
 
 	for (pos = head; pos != buf->done; ) {
 		const struct perf_event_header *hdr =
@@ -298,7 +266,7 @@ static void pp_buffer_account(struct pp_buffer *buf, unsigned long head)
 			pp_buffer_reset(buf, head);
 			break;
 		}
-		__set_bit(slot(buf, pos), buf->starts);
+		__set_bit(pp_buffer_slot(buf, pos), buf->starts);
 		buf->written++;
 		buf->bytes += size;
 		pos += size;
@@ -327,25 +295,7 @@ again:
 	if (head != buf->done) {
 		raw_write_seqcount_begin(&buf->seq);
 		pp_buffer_account(buf, head);
-		/*
-		 * Publication to the mapping's readers, as the UAPI header
-		 * promises it: the records (A), then the tail (B), then
-		 * data_head (C):
-		 *
-		 *   writer (here)                 reader (userspace)
-		 *   records written          A    h = load_acquire(data_head)  D
-		 *   WRITE_ONCE(ext->tail)    B    t = READ_ONCE(ext->tail)
-		 *   store_release(data_head) C    read records in [h, t)
-		 *
-		 * C orders A and B before it and pairs with D (or with a load
-		 * of data_head followed by smp_rmb()): a reader that sees a
-		 * head sees the records up to it and a tail at least as new.
-		 * One smp_wmb() before both stores ordered A before them but
-		 * not B before C.
-		 */
-		WRITE_ONCE(buf->ext->tail, buf->tail);
-		/* C: pairs with D, the readers' acquire load of data_head. */
-		smp_store_release(&buf->page->data_head, head);
+		pp_buffer_publish(buf, head);
 		raw_write_seqcount_end(&buf->seq);
 	}
 
@@ -402,7 +352,7 @@ int pp_buffer_next_oldest(struct pp_buffer *buf, unsigned long *pos,
 	if (*pos == limit)
 		return 0;
 
-	start = oldest_start(buf, *pos);
+	start = pp_buffer_oldest_start(buf, *pos);
 	size = *pos - start;
 	if (size <= max)
 		pp_buffer_read(buf, start, dst, size);

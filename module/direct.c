@@ -139,8 +139,9 @@ void pp_direct_write_wrapped(struct pp_direct_rec *rec)
 	u64 fixed[PP_RECORD_FIXED_MAX / sizeof(u64)];
 	unsigned long pos = rec->pos;
 
-	pp_record_fill_fixed(fixed, fmt, rec->size, PERF_RECORD_MISC_KERNEL,
-			     rec->ip, rec->time, 0, rec->period);
+	pp_record_fill_fixed(fixed, fmt->sample_type, fmt->id, rec->size,
+			     PERF_RECORD_MISC_KERNEL, rec->ip, rec->time, 0,
+			     rec->period);
 	pp_buffer_write(rec->buf, pos, fixed, fmt->fixed_size);
 	if (!(fmt->sample_type & PERF_SAMPLE_RAW))
 		return;

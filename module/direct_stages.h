@@ -74,7 +74,10 @@
 #undef TRACE_DEFINE_SIZEOF
 #define TRACE_DEFINE_SIZEOF(a)
 
-/* Pass 1 (kernel stage 1): the payload, struct pp_raw_<class>. */
+/*
+ * Pass 1 (kernel stage 1): the payload, struct pp_raw_<class>; and the same
+ * fields packed, whose size tells whether the payload has holes.
+ */
 #include <trace/stages/stage1_struct_define.h>
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
@@ -82,7 +85,10 @@
 		struct trace_entry	ent;				\
 		tstruct							\
 		char			__data[];			\
-	};
+	};								\
+	struct pp_packed_##call {					\
+		tstruct							\
+	} __packed;
 #undef DEFINE_EVENT
 #define DEFINE_EVENT(template, evt, proto, args)
 #include PP_TRACE_HEADER
@@ -132,7 +138,7 @@ static notrace void pp_direct_probe_##call(void *__data, proto)	\
 {									\
 	struct pp_offsets_##call __maybe_unused __data_offsets;	\
 	struct pp_raw_##call *entry;					\
-	struct pp_direct_rec __rec;					\
+	struct pp_direct_rec __rec __uninitialized;			\
 	u64 __count __maybe_unused = 1;				\
 	int __data_size, __entry_size;					\
 									\
@@ -140,7 +146,12 @@ static notrace void pp_direct_probe_##call(void *__data, proto)	\
 	__entry_size = ALIGN(__data_size + sizeof(*entry) + sizeof(u32), \
 			     sizeof(u64)) - sizeof(u32);		\
 	entry = pp_direct_begin(__data, &__rec, __entry_size,		\
-				sizeof(*entry), _RET_IP_);		\
+				sizeof(*entry),				\
+				offsetof(struct pp_raw_##call, __data),	\
+				offsetof(struct pp_raw_##call, __data) !=	\
+				sizeof(struct trace_entry) +		\
+				sizeof(struct pp_packed_##call),	\
+				_RET_IP_);				\
 	if (!entry)							\
 		return;							\
 	tstruct								\

@@ -243,7 +243,7 @@ static __always_inline void fill_fixed(u64 *p,
 {
 	u64 type = fmt->sample_type;
 
-	pp_record_fill_fixed(p, fmt, size,
+	pp_record_fill_fixed(p, type, fmt->id, size,
 			     regs && user_mode(regs) ? PERF_RECORD_MISC_USER :
 						       PERF_RECORD_MISC_KERNEL,
 			     regs ? instruction_pointer(regs) : 0,
@@ -351,6 +351,6 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 			memset(dst, 0, raw_pad);
 	}
 out:
-	pp_buffer_commit(buf);
+	pp_buffer_commit_one(buf, pos, size);
 	return 0;
 }

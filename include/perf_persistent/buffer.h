@@ -26,6 +26,8 @@
 #ifndef _PERF_PERSISTENT_BUFFER_H
 #define _PERF_PERSISTENT_BUFFER_H
 
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/seqlock.h>
@@ -222,6 +224,125 @@ static inline int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
 	pp_buffer_publish_reserve(buf, new);
 	*pos = new;
 	return 0;
+}
+
+unsigned long pp_buffer_oldest_start_far(const struct pp_buffer *buf,
+					 unsigned long last);
+
+/* The bitmap slot of logical position @pos. */
+static __always_inline unsigned long pp_buffer_slot(const struct pp_buffer *buf,
+						    unsigned long pos)
+{
+	return (pos & (buf->size - 1)) / PP_RECORD_ALIGN;
+}
+
+/*
+ * Logical start of the oldest held record: the highest marked slot below
+ * @tail.  Only called while records are held, so a mark exists within one
+ * buffer size below @tail.  Once per overwritten record: a record is rarely
+ * longer than 64 slots, so its start is nearly always in the word of its
+ * last slot, which is all this looks at.
+ */
+static __always_inline unsigned long pp_buffer_oldest_start(const struct pp_buffer *buf,
+							    unsigned long tail)
+{
+	unsigned long nbits = buf->size / PP_RECORD_ALIGN;
+	unsigned long last = pp_buffer_slot(buf, tail - PP_RECORD_ALIGN);
+	unsigned long word = buf->starts[BIT_WORD(last)] &
+			     BITMAP_LAST_WORD_MASK(last + 1);
+	unsigned long bit;
+
+	if (likely(word))
+		bit = round_down(last, BITS_PER_LONG) + __fls(word);
+	else
+		bit = pp_buffer_oldest_start_far(buf, last);
+	return tail - PP_RECORD_ALIGN -
+	       ((last - bit) & (nbits - 1)) * PP_RECORD_ALIGN;
+}
+
+/*
+ * Evict the records a head at @head overwrites: each clears its mark and
+ * moves the tail to its start.  Outermost writer only.
+ */
+static __always_inline void pp_buffer_evict(struct pp_buffer *buf,
+					    unsigned long head)
+{
+	unsigned long tail = buf->tail;
+
+	while (tail - head > buf->size) {
+		tail = pp_buffer_oldest_start(buf, tail);
+		__clear_bit(pp_buffer_slot(buf, tail), buf->starts);
+		buf->overwritten++;
+	}
+	/* Read locklessly by nested writers, readers and the statistics. */
+	WRITE_ONCE(buf->tail, tail);
+}
+
+/*
+ * Publish head and tail to the mapping's readers, as the UAPI header
+ * promises: the records (A), then the tail (B), then data_head (C):
+ *
+ *   writer                        reader (userspace)
+ *   records written          A    h = load_acquire(data_head)  D
+ *   WRITE_ONCE(ext->tail)    B    t = READ_ONCE(ext->tail)
+ *   store_release(data_head) C    read records in [h, t)
+ *
+ * C orders A and B before it and pairs with D (or with a load of
+ * data_head followed by smp_rmb()): a reader that sees a head sees the
+ * records up to it and a tail at least as new.  One smp_wmb() before both
+ * stores ordered A before them but not B before C.
+ */
+static __always_inline void pp_buffer_publish(struct pp_buffer *buf,
+					      unsigned long head)
+{
+	WRITE_ONCE(buf->ext->tail, buf->tail);
+	/* C: pairs with D, the readers' acquire load of data_head. */
+	smp_store_release(&buf->page->data_head, head);
+}
+
+/**
+ * pp_buffer_commit_one - finish the record reserved at @pos
+ * @buf: the buffer
+ * @pos: the record's position, as pp_buffer_reserve() gave it
+ * @size: its size
+ *
+ * pp_buffer_commit() for the common case, inline: the outermost writer
+ * finishing the only record not yet accounted accounts it alone (no walk of
+ * the records' headers) and publishes.  Anything else, a writer that an
+ * interrupt's writer nested in, or that interrupted one, takes
+ * pp_buffer_commit().  Any context, on the CPU owning @buf.
+ */
+static __always_inline void pp_buffer_commit_one(struct pp_buffer *buf,
+						 unsigned long pos,
+						 unsigned int size)
+{
+	if (unlikely(local_read(&buf->nest) != 1 ||
+		     local_read(&buf->head) != pos ||
+		     buf->done != pos + size)) {
+		pp_buffer_commit(buf);
+		return;
+	}
+	raw_write_seqcount_begin(&buf->seq);
+	pp_buffer_evict(buf, pos);
+	__set_bit(pp_buffer_slot(buf, pos), buf->starts);
+	buf->written++;
+	buf->bytes += size;
+	WRITE_ONCE(buf->done, pos);
+	pp_buffer_publish(buf, pos);
+	raw_write_seqcount_end(&buf->seq);
+
+	/*
+	 * As pp_buffer_commit(): leave the nest, then look whether a writer
+	 * that interrupted us reserved meanwhile; its record is ours to
+	 * account: as the outermost writer again.
+	 */
+	barrier();
+	local_dec(&buf->nest);
+	barrier();
+	if (unlikely(local_read(&buf->head) != pos)) {
+		local_inc(&buf->nest);
+		pp_buffer_commit(buf);
+	}
 }
 
 void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st);

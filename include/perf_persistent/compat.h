@@ -49,4 +49,17 @@ static inline void pp_vm_flags_mod(struct vm_area_struct *vma,
 #endif
 }
 
+/*
+ * __uninitialized (6.2, compiler_attributes.h): keep a local out of
+ * CONFIG_INIT_STACK_ALL_ZERO's zeroing where every field is set before
+ * use, on a hot path.
+ */
+#ifndef __uninitialized
+#if __has_attribute(__uninitialized__)
+#define __uninitialized	__attribute__((__uninitialized__))
+#else
+#define __uninitialized
+#endif
+#endif
+
 #endif /* _PERF_PERSISTENT_COMPAT_H */

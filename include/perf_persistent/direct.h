@@ -25,6 +25,7 @@
 #include <linux/types.h>
 
 #include "perf_persistent/buffer.h"
+#include "perf_persistent/compat.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/record.h"
 
@@ -109,9 +110,25 @@ void pp_direct_write_wrapped(struct pp_direct_rec *rec);
 static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
 						  unsigned short type)
 {
-	unsigned int pc = preempt_count(), flags = 0, migr = 0;
+	unsigned int pc, sc, flags = 0, migr = 0;
 	unsigned long irqflags;
+	bool preempt_resched;
 
+#ifdef CONFIG_X86
+	/* preempt_count() and test_preempt_need_resched() from one read. */
+	unsigned int raw = raw_cpu_read_4(__preempt_count);
+
+	pc = raw & ~PREEMPT_NEED_RESCHED;
+	preempt_resched = !(raw & PREEMPT_NEED_RESCHED);
+#else
+	pc = preempt_count();
+	preempt_resched = test_preempt_need_resched();
+#endif
+#ifdef CONFIG_PREEMPT_RT
+	sc = softirq_count();
+#else
+	sc = pc & SOFTIRQ_MASK;
+#endif
 	local_save_flags(irqflags);
 	if (irqs_disabled_flags(irqflags))
 		flags |= TRACE_FLAG_IRQS_OFF;
@@ -119,9 +136,10 @@ static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
 		flags |= TRACE_FLAG_NMI;
 	if (pc & HARDIRQ_MASK)
 		flags |= TRACE_FLAG_HARDIRQ;
-	if (in_serving_softirq())
+	/* in_serving_softirq() */
+	if (sc & SOFTIRQ_OFFSET)
 		flags |= TRACE_FLAG_SOFTIRQ;
-	if (softirq_count() >> (SOFTIRQ_SHIFT + 1))
+	if (sc >> (SOFTIRQ_SHIFT + 1))
 		flags |= TRACE_FLAG_BH_OFF;
 	if (tif_need_resched())
 		flags |= TRACE_FLAG_NEED_RESCHED;
@@ -130,7 +148,7 @@ static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
 	if (tif_test_bit(TIF_NEED_RESCHED_LAZY))
 		flags |= TRACE_FLAG_NEED_RESCHED_LAZY;
 #endif
-	if (test_preempt_need_resched())
+	if (preempt_resched)
 		flags |= TRACE_FLAG_PREEMPT_RESCHED;
 #ifdef CONFIG_SMP
 	migr = current->migration_disabled;
@@ -141,17 +159,27 @@ static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
 	ent->pid = current->pid;
 }
 
+/* The fields the tool records by default: their record is straight-line code. */
+#define PP_DIRECT_FIELDS						\
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
+	 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |	\
+	 PERF_SAMPLE_RAW)
+
 /**
  * pp_direct_begin - reserve a record for a hit and return its payload
  * @data: the persistent event (the probe's data)
  * @rec: out: the record under construction
  * @entry_size: the payload's size, as perf_trace_<class>() rounds it
- * @raw_size: size of the payload's fixed part
+ * @raw_size: sizeof the payload's struct (its fixed part, then padding up
+ *	to the dynamic data)
+ * @data_off: where in it the fields end
+ * @holes: whether padding lies between its fields
  * @ip: the IP field
  *
- * Any context, preemption disabled.  The payload's header is filled and
- * its fixed part zeroed (perf leaves holes between fields as they were:
- * ours are 0), as are its last 8 bytes (perf's tail padding).
+ * Any context, preemption disabled.  The payload's header is filled, and
+ * every byte no field will write is zeroed: perf's path zeroes only the
+ * last 8 bytes and leaves holes and padding as its scratch buffer had them.
+ * The zeroing is decided at compile time for each payload struct.
  *
  * Return: where the caller writes the payload, or NULL: the hit is not
  * recorded (no buffer yet on this CPU, frozen, paused or no room: counted
@@ -161,12 +189,14 @@ static __always_inline void *pp_direct_begin(void *data,
 					     struct pp_direct_rec *rec,
 					     u32 entry_size,
 					     unsigned int raw_size,
+					     unsigned int data_off,
+					     bool holes,
 					     unsigned long ip)
 {
 	struct pp_event *ev = data;
 	struct pp_cpu *pc = this_cpu_ptr(ev->cpus);
 	struct pp_buffer *buf = READ_ONCE(pc->buf);
-	bool raw = ev->fmt.sample_type & PERF_SAMPLE_RAW;
+	u64 type = ev->fmt.sample_type;
 	void *dst, *entry;
 
 	local64_inc(&pc->hits);
@@ -184,7 +214,7 @@ static __always_inline void *pp_direct_begin(void *data,
 	rec->pc = pc;
 	rec->buf = buf;
 	rec->size = ev->fmt.fixed_size;
-	if (raw)
+	if (type & PERF_SAMPLE_RAW)
 		rec->size += sizeof(u32) + entry_size;
 	rec->entry_size = entry_size;
 	rec->ip = ip;
@@ -192,13 +222,19 @@ static __always_inline void *pp_direct_begin(void *data,
 	if (pp_buffer_reserve(buf, rec->size, &rec->pos))
 		return NULL;
 	/* After the reservation: records are in time order from the head. */
-	rec->time = ev->fmt.sample_type & PERF_SAMPLE_TIME ? local_clock() : 0;
+	rec->time = type & PERF_SAMPLE_TIME ? local_clock() : 0;
 
 	dst = pp_buffer_ptr(buf, rec->pos, rec->size);
-	rec->wrapped = !dst || !raw;
+	rec->wrapped = !dst || !(type & PERF_SAMPLE_RAW);
 	if (likely(!rec->wrapped)) {
-		pp_record_fill_fixed(dst, &ev->fmt, rec->size,
-				     PERF_RECORD_MISC_KERNEL, ip, rec->time, 0, 1);
+		if (likely(type == PP_DIRECT_FIELDS))
+			pp_record_fill_fixed(dst, PP_DIRECT_FIELDS, ev->fmt.id,
+					     rec->size, PERF_RECORD_MISC_KERNEL,
+					     ip, rec->time, 0, 1);
+		else
+			pp_record_fill_fixed(dst, type, ev->fmt.id, rec->size,
+					     PERF_RECORD_MISC_KERNEL, ip,
+					     rec->time, 0, 1);
 		dst += ev->fmt.fixed_size;
 		*(u32 *)dst = entry_size;
 		entry = dst + sizeof(u32);
@@ -206,8 +242,13 @@ static __always_inline void *pp_direct_begin(void *data,
 		entry = this_cpu_read(pp_direct_scratch[interrupt_context_level()]);
 	}
 	rec->entry = entry;
+
+	/* The tail padding first: dynamic data may end in those 8 bytes. */
 	memset(entry + entry_size - sizeof(u64), 0, sizeof(u64));
-	memset(entry, 0, raw_size);
+	if (holes)
+		memset(entry, 0, data_off);
+	if (raw_size > data_off)
+		memset(entry + data_off, 0, raw_size - data_off);
 	pp_direct_trace_entry(entry, ev->attr.config);
 	return entry;
 }
@@ -231,7 +272,7 @@ static __always_inline void pp_direct_end(struct pp_direct_rec *rec)
 {
 	if (unlikely(rec->wrapped))
 		pp_direct_write_wrapped(rec);
-	pp_buffer_commit(rec->buf);
+	pp_buffer_commit_one(rec->buf, rec->pos, rec->size);
 	pp_event_after_store(rec->ev, rec->pc, rec->entry, rec->entry_size);
 }
 

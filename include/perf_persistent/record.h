@@ -55,7 +55,8 @@ void pp_record_comm(struct pp_buffer *buf, const struct pp_record_fmt *fmt);
 /**
  * pp_record_fill_fixed - write a sample's header and fixed-size fields
  * @p: where the record starts (8-byte aligned)
- * @fmt: the event's record format
+ * @type: the event's sample_type (a constant makes this straight-line code)
+ * @id: the event's id
  * @size: the whole record's size
  * @misc: the header's misc
  * @ip: the IP field
@@ -66,20 +67,18 @@ void pp_record_comm(struct pp_buffer *buf, const struct pp_record_fmt *fmt);
  * The fields in perf's order (perf_output_sample()); pid and tid of
  * current, the CPU this runs on.  Any context.
  */
-static __always_inline void pp_record_fill_fixed(u64 *p,
-						 const struct pp_record_fmt *fmt,
+static __always_inline void pp_record_fill_fixed(u64 *p, u64 type, u64 id,
 						 unsigned int size, u16 misc,
 						 u64 ip, u64 time, u64 addr,
 						 u64 period)
 {
 	struct perf_event_header *hdr = (void *)p++;
-	u64 type = fmt->sample_type;
 
 	hdr->type = PERF_RECORD_SAMPLE;
 	hdr->misc = misc;
 	hdr->size = size;
 	if (type & PERF_SAMPLE_IDENTIFIER)
-		*p++ = fmt->id;
+		*p++ = id;
 	if (type & PERF_SAMPLE_IP)
 		*p++ = ip;
 	if (type & PERF_SAMPLE_TID) {
@@ -93,7 +92,7 @@ static __always_inline void pp_record_fill_fixed(u64 *p,
 	if (type & PERF_SAMPLE_ADDR)
 		*p++ = addr;
 	if (type & PERF_SAMPLE_ID)
-		*p++ = fmt->id;
+		*p++ = id;
 	if (type & PERF_SAMPLE_CPU) {
 		u32 *cpu = (u32 *)p++;
 
