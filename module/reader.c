@@ -110,22 +110,18 @@ struct pp_reader {
 
 /*
  * Hand the payload under construction, @size bytes of record after the
- * struct perf_persistent_sample, to the readers on @head.  Puts the
- * recursion slot @rctx back.
+ * struct perf_persistent_sample, to the readers on @head, with the
+ * delivery's @regs.  Puts the recursion slot @rctx back.
  */
 static void deliver_one(struct pp_cpu *pc, struct hlist_head *head,
 			struct perf_persistent_sample *payload, int size,
-			int rctx)
+			struct pt_regs *regs, int rctx)
 {
-	struct pt_regs regs;
-
 	payload->sample_type = pc->ev->fmt.sample_type;
 	size += sizeof(*payload);
 	/* As tracepoints do: the u32 size field plus data 8-aligned. */
 	*(u32 *)((void *)payload + size) = 0;
-	memset(&regs, 0, sizeof(regs));
-	perf_fetch_caller_regs(&regs);
-	perf_tp_event(0, 1, payload, size + sizeof(u32), &regs, head, rctx,
+	perf_tp_event(0, 1, payload, size + sizeof(u32), regs, head, rctx,
 		      NULL);
 }
 
@@ -138,7 +134,7 @@ static void deliver_one(struct pp_cpu *pc, struct hlist_head *head,
  */
 static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 				  unsigned long *pos, unsigned long limit,
-				  unsigned int *budget)
+				  struct pt_regs *regs, unsigned int *budget)
 {
 	struct perf_persistent_sample *payload = this_cpu_read(pp_scratch);
 	struct perf_persistent_lost *lost = (void *)(payload + 1);
@@ -173,7 +169,7 @@ static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 		}
 		WRITE_ONCE(*pos, next);
 		/* Also puts the recursion slot back. */
-		deliver_one(pc, head, payload, size, rctx);
+		deliver_one(pc, head, payload, size, regs, rctx);
 	}
 	return PP_CAUGHT_UP;
 }
@@ -222,13 +218,19 @@ static enum pp_stop deliver_all(struct pp_cpu *pc, unsigned int *budget)
 {
 	unsigned long head = accounted_head(pc->buf);
 	struct pp_reader *r, *tmp;
+	struct pt_regs regs;
 	enum pp_stop stop;
+
+	/* The samples' regs: the delivery's, once for the run. */
+	memset(&regs, 0, sizeof(regs));
+	perf_fetch_caller_regs(&regs);
 
 	/* First bring the live readers up to the head. */
 	if (hlist_empty(&pc->live)) {
 		WRITE_ONCE(pc->live_pos, head);
 	} else {
-		stop = deliver_range(pc, &pc->live, &pc->live_pos, head, budget);
+		stop = deliver_range(pc, &pc->live, &pc->live_pos, head, &regs,
+				     budget);
 		if (stop != PP_CAUGHT_UP)
 			return stop;
 	}
@@ -239,7 +241,8 @@ static enum pp_stop deliver_all(struct pp_cpu *pc, unsigned int *budget)
 			r->pos = r->history ? READ_ONCE(pc->buf->tail) : head;
 			r->started = true;
 		}
-		stop = deliver_range(pc, &r->solo, &r->pos, pc->live_pos, budget);
+		stop = deliver_range(pc, &r->solo, &r->pos, pc->live_pos, &regs,
+				     budget);
 		if (stop != PP_CAUGHT_UP)
 			return stop;
 		/* Caught up: from now on it gets what the live readers get. */
