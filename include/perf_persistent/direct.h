@@ -114,16 +114,8 @@ static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
 	unsigned long irqflags;
 	bool preempt_resched;
 
-#ifdef CONFIG_X86
-	/* preempt_count() and test_preempt_need_resched() from one read. */
-	unsigned int raw = raw_cpu_read_4(__preempt_count);
-
-	pc = raw & ~PREEMPT_NEED_RESCHED;
-	preempt_resched = !(raw & PREEMPT_NEED_RESCHED);
-#else
 	pc = preempt_count();
 	preempt_resched = test_preempt_need_resched();
-#endif
 #ifdef CONFIG_PREEMPT_RT
 	sc = softirq_count();
 #else
