@@ -50,6 +50,54 @@ const struct pp_direct_desc *pp_direct_find(const char *system,
 }
 
 /**
+ * pp_direct_layout_check - is an encoder's payload the kernel's?
+ * @d: the encoder
+ * @kernel: the event's fields as the running kernel defines them
+ *	(trace_event_class::fields_array)
+ * @why: out: what differs, for the log
+ * @len: size of @why
+ *
+ * The encoders are generated from the headers the module was built
+ * against; the running kernel lays out each event from its own
+ * definition, field after field, each at its alignment after the header
+ * (event_define_fields()).  Both must agree on every field's name, offset
+ * and size before the direct path records the event.
+ *
+ * Return: 0, or -EPROTO when they differ.
+ */
+int pp_direct_layout_check(const struct pp_direct_desc *d,
+			   const struct trace_event_fields *kernel,
+			   char *why, size_t len)
+{
+	unsigned int offset = sizeof(struct trace_entry), nr, i = 0;
+	const struct pp_direct_field *f = d->fields(&nr);
+
+	for (; kernel && kernel->type; kernel++, i++) {
+		if (kernel->type == TRACE_FUNCTION_TYPE) {
+			snprintf(why, len, "fields defined by code");
+			return -EPROTO;
+		}
+		offset = ALIGN(offset, kernel->align);
+		if (i >= nr || strcmp(f[i].name, kernel->name) ||
+		    f[i].offset != offset || f[i].size != kernel->size) {
+			snprintf(why, len,
+				 "field %u: the kernel's %s at %u, %d bytes; the encoder's %s at %u, %u bytes",
+				 i, kernel->name, offset, kernel->size,
+				 i < nr ? f[i].name : "(none)",
+				 i < nr ? f[i].offset : 0, i < nr ? f[i].size : 0);
+			return -EPROTO;
+		}
+		offset += kernel->size;
+	}
+	if (i != nr || !kernel) {
+		snprintf(why, len, "the encoder has %u fields, the kernel %u", nr,
+			 i);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/**
  * pp_direct_attr_ok - would perf record every hit of this source?
  * @attr: a tracepoint source's attr
  *

@@ -34,15 +34,15 @@
  */
 #include "pp_sched_state.h"
 
-#define PP_TRACE_HEADER <trace/events/syscalls.h>
+#define PP_TRACE_HEADER "trace/events/syscalls.h"
 #include "direct_stages.h"
-#define PP_TRACE_HEADER <trace/events/sched.h>
+#define PP_TRACE_HEADER "trace/events/sched.h"
 #include "direct_stages.h"
-#define PP_TRACE_HEADER <trace/events/irq.h>
+#define PP_TRACE_HEADER "trace/events/irq.h"
 #include "direct_stages.h"
-#define PP_TRACE_HEADER <trace/events/timer.h>
+#define PP_TRACE_HEADER "trace/events/timer.h"
 #include "direct_stages.h"
-#define PP_TRACE_HEADER <trace/events/mce.h>
+#define PP_TRACE_HEADER "trace/events/mce.h"
 #include "direct_stages.h"
 
 const struct pp_direct_desc *const pp_direct_descs[] = {

@@ -93,6 +93,65 @@
 #define DEFINE_EVENT(template, evt, proto, args)
 #include PP_TRACE_HEADER
 
+/*
+ * Pass 1b (ours): each field's name, offset and size in struct
+ * pp_raw_<class>, which pp_direct_layout_check() compares with the
+ * kernel's definition of the event before the direct path is used.
+ */
+#undef __field
+#define __field(type, item)						\
+	{ #item, offsetof(pp_cur_t, item), sizeof(type) },
+#undef __field_ext
+#define __field_ext(type, item, filter_type)	__field(type, item)
+#undef __field_struct
+#define __field_struct(type, item)		__field(type, item)
+#undef __field_struct_ext
+#define __field_struct_ext(type, item, filter_type) __field(type, item)
+#undef __array
+#define __array(type, item, len)					\
+	{ #item, offsetof(pp_cur_t, item), sizeof(type) * (len) },
+#undef __dynamic_array
+#define __dynamic_array(type, item, len)				\
+	{ #item, offsetof(pp_cur_t, __data_loc_##item), sizeof(u32) },
+#undef __string
+#define __string(item, src)		__dynamic_array(char, item, -1)
+#undef __string_len
+#define __string_len(item, src, len)	__dynamic_array(char, item, -1)
+#undef __vstring
+#define __vstring(item, fmt, ap)	__dynamic_array(char, item, -1)
+#undef __bitmask
+#define __bitmask(item, nr_bits)	__dynamic_array(char, item, -1)
+#undef __cpumask
+#define __cpumask(item)			__dynamic_array(char, item, -1)
+#undef __sockaddr
+#define __sockaddr(field, len)		__dynamic_array(u8, field, len)
+#undef __rel_dynamic_array
+#define __rel_dynamic_array(type, item, len)				\
+	{ #item, offsetof(pp_cur_t, __rel_loc_##item), sizeof(u32) },
+#undef __rel_string
+#define __rel_string(item, src)		__rel_dynamic_array(char, item, -1)
+#undef __rel_string_len
+#define __rel_string_len(item, src, len) __rel_dynamic_array(char, item, -1)
+#undef __rel_bitmask
+#define __rel_bitmask(item, nr_bits)	__rel_dynamic_array(char, item, -1)
+#undef __rel_cpumask
+#define __rel_cpumask(item)		__rel_dynamic_array(char, item, -1)
+#undef __rel_sockaddr
+#define __rel_sockaddr(field, len)	__rel_dynamic_array(u8, field, len)
+#undef TP_STRUCT__entry
+#define TP_STRUCT__entry(args...) args
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+static const struct pp_direct_field *pp_direct_fields_##call(unsigned int *nr) \
+{									\
+	typedef struct pp_raw_##call pp_cur_t;				\
+	static const struct pp_direct_field fields[] = { tstruct };	\
+									\
+	*nr = ARRAY_SIZE(fields);					\
+	return fields;							\
+}
+#include PP_TRACE_HEADER
+
 /* Pass 2 (stage 2): struct pp_offsets_<class>, one u32 per dynamic field. */
 #include <trace/stages/stage2_data_offsets.h>
 #undef DECLARE_EVENT_CLASS
@@ -130,6 +189,14 @@ static __always_inline int pp_get_offsets_##call(			\
  */
 #include <trace/stages/stage3_trace_output.h>
 #include <trace/stages/stage6_event_callback.h>
+#ifdef PP_DIRECT_NO_PROBES
+/* The layouts alone (KUnit): no probe, nothing the probes call. */
+#define PP_DIRECT_PROBE(probe)	NULL
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+static inline void pp_direct_probe_##call(void *__data, proto) { }
+#else
+#define PP_DIRECT_PROBE(probe)	(probe)
 #undef __perf_count
 #define __perf_count(c)	(__count = (c))
 #undef DECLARE_EVENT_CLASS
@@ -160,6 +227,7 @@ static notrace void pp_direct_probe_##call(void *__data, proto)	\
 		pp_direct_period(&__rec, __count);			\
 	pp_direct_end(&__rec);						\
 }
+#endif /* PP_DIRECT_NO_PROBES */
 #undef DEFINE_EVENT
 #define DEFINE_EVENT(template, evt, proto, args)			\
 static inline void __maybe_unused pp_direct_check_##evt(void)		\
@@ -169,10 +237,12 @@ static inline void __maybe_unused pp_direct_check_##evt(void)		\
 static const struct pp_direct_desc pp_direct_desc_##evt __maybe_unused = { \
 	.system		= __stringify(TRACE_SYSTEM),			\
 	.name		= #evt,						\
-	.probe		= pp_direct_probe_##template,			\
+	.probe		= PP_DIRECT_PROBE(pp_direct_probe_##template),	\
+	.fields		= pp_direct_fields_##template,			\
 	.raw_size	= sizeof(struct pp_raw_##template),		\
 };
 #include PP_TRACE_HEADER
 
+#undef PP_DIRECT_PROBE
 #undef TRACE_HEADER_MULTI_READ
 #undef PP_TRACE_HEADER

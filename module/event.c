@@ -540,6 +540,17 @@ static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
 		 call->class->system, name);
 	if (!perf_path && pp_direct_attr_ok(&ev->attr))
 		ev->direct = pp_direct_find(call->class->system, name);
+	if (ev->direct) {
+		char why[160];
+
+		/* Built against other headers than the running kernel's? */
+		if (pp_direct_layout_check(ev->direct, call->class->fields_array,
+					   why, sizeof(why))) {
+			pr_warn_once("%s: perf's path, the encoder differs from the kernel: %s\n",
+				     ev->tp_name, why);
+			ev->direct = NULL;
+		}
+	}
 	perf_event_release_kernel(counter);
 	return 0;
 }

@@ -32,10 +32,24 @@
 struct tracepoint;
 
 /**
+ * struct pp_direct_field - one field of a generated payload struct
+ * @name: its name, as the event's format names it
+ * @offset: its offset in the payload
+ * @size: its size (a dynamic field's: its u32 location)
+ */
+struct pp_direct_field {
+	const char	*name;
+	unsigned int	offset;
+	unsigned int	size;
+};
+
+/**
  * struct pp_direct_desc - an encoder, generated for one tracepoint
  * @system: the tracepoint's trace system, e.g. "sched"
  * @name: its name, e.g. "sched_switch"
  * @probe: the probe to register on it
+ * @fields: the payload's fields as generated: returns them, and their
+ *	number in *@nr
  * @raw_size: size of the fixed part of its payload (struct trace_entry
  *	and the fields, before any dynamic data)
  */
@@ -43,6 +57,7 @@ struct pp_direct_desc {
 	const char	*system;
 	const char	*name;
 	void		*probe;
+	const struct pp_direct_field *(*fields)(unsigned int *nr);
 	unsigned int	raw_size;
 };
 
@@ -53,6 +68,9 @@ int pp_direct_init(void);
 void pp_direct_exit(void);
 const struct pp_direct_desc *pp_direct_find(const char *system,
 					    const char *name);
+int pp_direct_layout_check(const struct pp_direct_desc *d,
+			   const struct trace_event_fields *kernel,
+			   char *why, size_t len);
 bool pp_direct_attr_ok(const struct perf_event_attr *attr);
 int pp_direct_register(struct pp_event *ev);
 void pp_direct_unregister(struct pp_event *ev);
