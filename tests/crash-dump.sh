@@ -26,4 +26,5 @@ perf persistent script --json mce_record
 echo "==== script sw"
 perf persistent script sw
 echo "==== crash"
+pp_console_drain
 echo c >/proc/sysrq-trigger

@@ -15,4 +15,5 @@ perf persistent pause mce_record >/dev/null
 echo "==== script mce_record"
 perf persistent script mce_record
 echo "==== crash"
+pp_console_drain
 echo 1 >/sys/kernel/debug/pp_oops

@@ -29,4 +29,5 @@ perf persistent pause mce_record >/dev/null
 echo "==== script mce_record"
 perf persistent script mce_record
 echo "==== crash"
+pp_console_drain
 echo c >/proc/sysrq-trigger

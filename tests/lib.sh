@@ -133,6 +133,13 @@ pp_tp_record_size() {
 			   print 8 + 6 * 8 + int((s + 4 + 7) / 8) * 8 }'
 }
 
+# pp_console_drain: wait until the console has sent what was written to it
+# (standard output must be the console): a guest that panics next would
+# lose the lines still in the serial port's queue.
+pp_console_drain() {
+	pp-ctl drain
+}
+
 # pp_inject_mce [CPU [STATUS [BANK]]]: log one software-injected MCE on CPU
 # (default 0) with STATUS; the mce:mce_record tracepoint fires from a
 # kworker on that CPU shortly after.

@@ -4,7 +4,7 @@
  *
  * Runs its arguments as a sequence of commands on one open control file and
  * prints one line per command: "<command>: OK ..." or "<command>: <ERRNO>".
- * Exits 0 unless a command was malformed (exit 2).
+ * Exits 0 unless a command was malformed (exit 2) or drain failed (exit 1).
  *
  *   create NAME SOURCE [OPTION...]    SOURCE: tp=SYS:NAME | sw=N | hw=N |
  *                                     bp=ADDR[:LEN[:r|w|rw|x]] | raw=TYPE:CONFIG
@@ -30,6 +30,9 @@
  *                     filter-ptr=bad text=STRING text-long reserved
  *   ioctl NUM         an arbitrary ioctl number with a zero argument
  *   sleep SECONDS | hold (until a signal) | drop-caps | setuid UID | close
+ *   drain             prints its line, then waits until the terminal on
+ *                     standard output has sent everything written to it
+ *                     (a guest about to panic: its console's last lines)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +46,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "pp-errname.h"
@@ -537,6 +541,15 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(c, "drop-caps")) {
 			drop_caps();
+			continue;
+		}
+		if (!strcmp(c, "drain")) {
+			printf("drain: OK\n");
+			fflush(stdout);
+			if (tcdrain(STDOUT_FILENO)) {
+				fprintf(stderr, "drain: %s\n", errname(errno));
+				return 1;
+			}
 			continue;
 		}
 		if (!strcmp(c, "close")) {
