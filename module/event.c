@@ -148,7 +148,9 @@ static void pp_event_overflow(struct perf_event *counter,
 	}
 	if (pp_record_sample(pc->buf, &ev->fmt, data, regs))
 		return;
-	if ((data->sample_flags & PERF_SAMPLE_RAW) && data->raw &&
+	/* Only a trigger's filter reads the payload. */
+	if (unlikely(rcu_access_pointer(ev->trigger)) &&
+	    (data->sample_flags & PERF_SAMPLE_RAW) && data->raw &&
 	    !data->raw->frag.copy)
 		frag = &data->raw->frag;
 	pp_event_after_store(ev, pc, frag ? frag->data : NULL,

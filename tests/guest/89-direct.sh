@@ -99,7 +99,24 @@ check_eq "a frequency: perf" perf "$(pp_stat fq path)"
 check_eq "exclude_kernel: perf" perf "$(pp_stat exk path)"
 check_eq "period 4 with PERIOD (every hit, as perf): direct" direct "$(pp_stat per path)"
 
-for e in other every2 fq exk per; do
+# A paused event drops each hit once, on either path, also when it
+# records COMM records (the hit's COMM record is not a second drop).
+pp-ctl create pcp tp=mce:mce_record comm flags=$perf_flags \
+	create pcd tp=mce:mce_record comm detached pause pcp pause pcd >/tmp/out
+check_eq "paused MCE events with comm created" 2 "$(grep -c '^create.*: OK' /tmp/out)"
+check_eq "with comm: direct" direct "$(pp_stat pcd path)"
+pp_inject_mce 1
+pp_inject_mce 1
+for e in pcp pcd; do
+	check "$e: both hits counted" pp_wait_until -- \
+		sh -c "pp-ctl info $e | grep -q '^cpu1 .* count=2 '"
+	pp-ctl info $e >/tmp/info
+	check_grep "$e: paused, each hit dropped once" \
+		"^cpu1 online=1 written=0 overwritten=0 dropped=2 " /tmp/info ||
+		sed 's/^/# /' /tmp/info
+done
+
+for e in other every2 fq exk per pcp pcd; do
 	pp-ctl destroy "$e" >/dev/null
 done
 n=0
