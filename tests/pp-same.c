@@ -29,7 +29,9 @@
  * Never the reverse.
  *
  * The perf event must be created first and paused last, so that its
- * window holds the direct event's.  Prints one line per CPU and a total;
+ * window holds the direct event's, or, where its buffer wrapped (the
+ * direct event's may have too), starts within it: then the direct event's
+ * records older than the perf event's oldest are not compared.  Prints one line per CPU and a total;
  * exits 1 on any difference or when nothing was compared.
  */
 #include <errno.h>
@@ -49,6 +51,7 @@
 #define RESCHED_BITS	0x26
 /* At most this many hits in a row only the direct path recorded. */
 #define RESYNC		16
+#define MAX_CPUS	64
 
 struct rec {
 	struct pp_decoded	d;
@@ -66,7 +69,6 @@ static unsigned int data_locs[32], nr_data_locs;
 static const char *racy_name;
 static unsigned int racy_off, racy_size;
 static unsigned long long racy_a, racy_b;
-static unsigned int racy_diffs;
 
 /* Which payload bytes the format's fields cover. */
 static int read_format(const char *path)
@@ -164,14 +166,20 @@ static int load(unsigned int id, unsigned int cpu, unsigned long long bsize,
 	return 0;
 }
 
-static unsigned int resched_diffs;
+/* What a comparison counted. */
+struct tally {
+	unsigned int	same;
+	unsigned int	direct_only;
+	unsigned int	resched;
+	unsigned int	racy;
+};
 
 /*
  * 0 if equal as the comment at the top says; else 1, and unless @quiet,
  * print the first difference.
  */
 static int differ(const struct rec *p, const struct rec *d, unsigned int cpu,
-		  unsigned int i, int quiet)
+		  unsigned int i, int quiet, struct tally *t)
 {
 	unsigned char field[MAX_RAW];
 	unsigned int b, k;
@@ -212,7 +220,8 @@ static int differ(const struct rec *p, const struct rec *d, unsigned int cpu,
 		if (x != y && ((x == racy_a && y == racy_b) ||
 			       (x == racy_b && y == racy_a))) {
 			memset(field + racy_off, 0, racy_size);
-			racy_diffs += !quiet;
+			if (t)
+				t->racy++;
 		}
 	}
 	for (b = 0; b < p->d.raw_size; b++) {
@@ -228,7 +237,8 @@ static int differ(const struct rec *p, const struct rec *d, unsigned int cpu,
 		}
 		/* common_flags: byte 2 of struct trace_entry */
 		if (b == 2 && ((x ^ y) & ~RESCHED_BITS) == 0) {
-			resched_diffs += !quiet && x != y;
+			if (t)
+				t->resched += x != y;
 			continue;
 		}
 		if (x != y) {
@@ -259,6 +269,76 @@ static void show(const struct side *s, const char *what, unsigned int from)
 	}
 }
 
+/*
+ * The record of @s equal to @r (differ(), @r on the perf side if
+ * @r_is_perf) whose time is nearest @r's: the same hit, which the two
+ * probes recorded one right after the other, not an equal record of
+ * another hit.  @s->nr if none.
+ */
+static unsigned int line_up(const struct rec *r, int r_is_perf,
+			    const struct side *s, unsigned int cpu)
+{
+	unsigned long long best = ~0ULL, dt;
+	unsigned int i, at = s->nr;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct rec *o = &s->recs[i];
+
+		if (r_is_perf ? differ(r, o, cpu, i, 1, NULL) :
+				differ(o, r, cpu, 0, 1, NULL))
+			continue;
+		dt = o->d.time > r->d.time ? o->d.time - r->d.time :
+					     r->d.time - o->d.time;
+		if (dt < best) {
+			best = dt;
+			at = i;
+		}
+	}
+	return at;
+}
+
+/*
+ * Compare the direct event's records from @i with the perf event's from @j
+ * to the direct event's newest; count into @t.  0 if they agree.
+ */
+static int compare(const struct side *p, const struct side *d, unsigned int i,
+		   unsigned int j, unsigned int cpu, int quiet, struct tally *t)
+{
+	unsigned int k;
+
+	for (; i < d->nr; i++, j++) {
+		if (j == p->nr) {
+			if (!quiet)
+				printf("cpu %u: perf event ends before the direct event's record %u\n",
+				       cpu, i);
+			return 1;
+		}
+		if (!differ(&p->recs[j], &d->recs[i], cpu, i, 1, NULL)) {
+			/* Again, to count what it let pass. */
+			differ(&p->recs[j], &d->recs[i], cpu, i, 1, t);
+			t->same++;
+			continue;
+		}
+		/* Hits perf's path dropped: see the top comment. */
+		for (k = 1; k <= RESYNC && i + k < d->nr; k++)
+			if (!differ(&p->recs[j], &d->recs[i + k], cpu, i + k, 1, NULL))
+				break;
+		if (k <= RESYNC && i + k < d->nr) {
+			t->direct_only += k;
+			i += k - 1;
+			j--;
+			continue;
+		}
+		if (!quiet) {
+			differ(&p->recs[j], &d->recs[i], cpu, i, 0, NULL);
+			show(p, "perf", j ? j - 1 : 0);
+			show(d, "direct", i ? i - 1 : 0);
+		}
+		return 1;
+	}
+	return 0;
+}
+
 static int time_order(const struct side *s, const char *what, unsigned int cpu)
 {
 	unsigned int i;
@@ -275,8 +355,10 @@ static int time_order(const struct side *s, const char *what, unsigned int cpu)
 
 int main(int argc, char **argv)
 {
+	static struct perf_persistent_cpu_stats pstats[MAX_CPUS];
 	struct perf_persistent_info info = { .size = sizeof(info) };
-	unsigned int pid, did, cpu, total = 0, nr_cpus, n, direct_only = 0;
+	unsigned int pid, did, cpu, nr_cpus, n, start[2][2], nr_starts, k;
+	struct tally all = { 0 }, cpu_t;
 	unsigned long long psize, dsize;
 	int bad = 0;
 
@@ -304,10 +386,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	info.id = pid;
+	info.cpu_stats = (unsigned long)pstats;
+	info.nr_cpus = MAX_CPUS;
 	if (ioctl(ctl, PERF_PERSISTENT_IOC_INFO, &info))
 		return 2;
 	psize = info.buffer_size;
-	nr_cpus = info.nr_cpus;
+	nr_cpus = info.nr_cpus < MAX_CPUS ? info.nr_cpus : MAX_CPUS;
+	info.cpu_stats = 0;
+	info.nr_cpus = 0;
 	info.id = did;
 	if (ioctl(ctl, PERF_PERSISTENT_IOC_INFO, &info))
 		return 2;
@@ -326,10 +412,26 @@ int main(int argc, char **argv)
 			printf("cpu %u: no direct records\n", cpu);
 			continue;
 		}
-		for (j = 0; j < p.nr; j++)
-			if (!differ(&p.recs[j], &d.recs[0], cpu, 0, 1))
-				break;
-		if (j == p.nr) {
+		/*
+		 * Where to start: the perf event's record of the direct
+		 * event's oldest; or, if the perf event's buffer wrapped, the
+		 * direct event's record of the perf event's oldest.  The
+		 * first start whose records all agree, else the first start
+		 * there is, to show where they part.
+		 */
+		nr_starts = 0;
+		j = line_up(&d.recs[0], 0, &p, cpu);
+		if (j < p.nr) {
+			start[nr_starts][0] = 0;
+			start[nr_starts++][1] = j;
+		}
+		i = p.nr && pstats[cpu].overwritten ?
+			line_up(&p.recs[0], 1, &d, cpu) : d.nr;
+		if (i < d.nr) {
+			start[nr_starts][0] = i;
+			start[nr_starts++][1] = 0;
+		}
+		if (!nr_starts) {
 			printf("cpu %u: the direct event's oldest record is not among the perf event's %u\n",
 			       cpu, p.nr);
 			/* The first one of the same task: what differs. */
@@ -339,42 +441,32 @@ int main(int argc, char **argv)
 				    p.recs[j].d.raw_size == d.recs[0].d.raw_size)
 					break;
 			if (j < p.nr)
-				differ(&p.recs[j], &d.recs[0], cpu, 0, 0);
+				differ(&p.recs[j], &d.recs[0], cpu, 0, 0, NULL);
 			bad = 1;
 			continue;
 		}
-		for (i = 0, n = 0; i < d.nr; i++, j++) {
-			unsigned int k;
+		for (k = 0; k < nr_starts; k++) {
+			struct tally t = { 0 };
 
-			if (j == p.nr) {
-				printf("cpu %u: perf event ends before the direct event's record %u\n",
-				       cpu, i);
-				bad = 1;
+			if (!compare(&p, &d, start[k][0], start[k][1], cpu, 1, &t))
 				break;
-			}
-			if (!differ(&p.recs[j], &d.recs[i], cpu, i, 1)) {
-				n++;
-				continue;
-			}
-			/* Hits perf's path dropped: see the top comment. */
-			for (k = 1; k <= RESYNC && i + k < d.nr; k++)
-				if (!differ(&p.recs[j], &d.recs[i + k], cpu, i + k, 1))
-					break;
-			if (k <= RESYNC && i + k < d.nr) {
-				direct_only += k;
-				i += k - 1;
-				j--;
-				continue;
-			}
-			differ(&p.recs[j], &d.recs[i], cpu, i, 0);
-			show(&p, "perf", j ? j - 1 : 0);
-			show(&d, "direct", i ? i - 1 : 0);
-			bad = 1;
-			break;
 		}
+		if (k == nr_starts) {
+			k = 0;
+			bad = 1;
+		}
+		if (start[k][0])
+			printf("cpu %u: the perf event's buffer wrapped: compared from the direct event's record %u\n",
+			       cpu, start[k][0]);
+		memset(&cpu_t, 0, sizeof(cpu_t));
+		compare(&p, &d, start[k][0], start[k][1], cpu, 0, &cpu_t);
+		n = cpu_t.same;
+		all.same += cpu_t.same;
+		all.direct_only += cpu_t.direct_only;
+		all.resched += cpu_t.resched;
+		all.racy += cpu_t.racy;
 		printf("cpu %u: %u records the same (perf held %u, direct %u)\n",
 		       cpu, n, p.nr, d.nr);
-		total += n;
 		free(p.recs);
 		free(d.recs);
 	}
@@ -383,7 +475,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("compared=%u direct_only=%u resched_flag_diffs=%u racy_diffs=%u %s\n",
-	       total, direct_only, resched_diffs, racy_diffs,
-	       bad || !total ? "DIFFER" : "SAME");
-	return bad || !total;
+	       all.same, all.direct_only, all.resched, all.racy,
+	       bad || !all.same ? "DIFFER" : "SAME");
+	return bad || !all.same;
 }

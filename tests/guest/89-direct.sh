@@ -17,11 +17,14 @@ irq:softirq_entry irq:softirq_exit mce:mce_record timer:hrtimer_expire_entry"
 
 # DETACHED | PERF_PATH
 perf_flags=0x5
+# 1 MiB per CPU: where a buffer wraps (the debug kernel's busy 4 CPUs),
+# pp-same compares from the perf event's oldest record.
+size=1048576
 n=0
 for tp in $covered; do
 	n=$((n + 1))
-	pp-ctl create "p$n" "tp=$tp" buffer=4194304 flags=$perf_flags \
-		create "d$n" "tp=$tp" buffer=4194304 detached >/tmp/out
+	pp-ctl create "p$n" "tp=$tp" buffer=$size flags=$perf_flags \
+		create "d$n" "tp=$tp" buffer=$size detached >/tmp/out
 	check_eq "$tp: both created" 2 "$(grep -c ': OK' /tmp/out)"
 	check_eq "$tp: direct by default" direct "$(pp_stat "d$n" path)"
 	check_eq "$tp: perf with PERF_PATH" perf "$(pp_stat "p$n" path)"
