@@ -12,7 +12,7 @@
  * every configuration, interleaved, REPS times; then the side measurements
  * (history replay, mmap reading, memory, create/destroy).  It prints a
  * table, the results as JSON and gnuplot data between marker lines, and
- * the three RATIO lines last.
+ * the four RATIO lines last.
  *
  * "insns" runs each configuration's loop once, for the instruction-counting
  * QEMU plugin (bench/insns.c): the loop marks its start and end with NOPs
@@ -678,6 +678,16 @@ static struct config *config(const char *name)
 	return NULL;
 }
 
+/*
+ * What one live reader adds to each record, over recording alone, in units
+ * of what perf spends recording the tracepoint itself.
+ */
+static double live_extra_ratio(void)
+{
+	return (config("live-readers-1")->med - config("persistent")->med) /
+	       config("perf-native")->med;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -995,10 +1005,12 @@ static void print_json(void)
 	printf("  \"events_1000\": { \"create_ms\": %.1f, \"destroy_ms\": %.1f },\n",
 	       side.create_ms, side.destroy_ms);
 	printf("  \"ratios\": { \"persistent/perf-native\": %.3f, "
-	       "\"persistent/ftrace\": %.3f, \"persistent/floor\": %.3f }\n}\n",
+	       "\"persistent/ftrace\": %.3f, \"persistent/floor\": %.3f, "
+	       "\"live-readers-1-extra/perf-native\": %.3f }\n}\n",
 	       config("persistent")->med / config("perf-native")->med,
 	       config("persistent")->med / config("ftrace")->med,
-	       config("persistent")->med / config("floor")->med);
+	       config("persistent")->med / config("floor")->med,
+	       live_extra_ratio());
 	printf("----- END results.json -----\n");
 
 	/* gnuplot: index, name, median, min, max (base left out). */
@@ -1145,5 +1157,6 @@ int main(int argc, char **argv)
 	       config("persistent")->med / config("ftrace")->med);
 	printf("RATIO persistent/floor=%.3f\n",
 	       config("persistent")->med / config("floor")->med);
+	printf("RATIO live-readers-1-extra/perf-native=%.3f\n", live_extra_ratio());
 	return 0;
 }
