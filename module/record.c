@@ -305,10 +305,8 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 	void *dst;
 	int ret;
 
-	if (pp_buffer_drop_paused(buf))
+	if (!pp_record_prepare(buf, fmt))
 		return -EAGAIN;
-	if (fmt->comm_size)
-		pp_record_comm(buf, fmt);
 
 	size = fmt->fixed_size;
 	if (fmt->sample_type & PERF_SAMPLE_RAW) {

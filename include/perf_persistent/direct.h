@@ -217,12 +217,9 @@ static __always_inline void *pp_direct_begin(void *data,
 		local64_inc(&buf->dropped);
 		return NULL;
 	}
-	if (unlikely(ev->fmt.comm_size)) {
-		/* A paused buffer drops the hit once, not its COMM record too. */
-		if (pp_buffer_drop_paused(buf))
-			return NULL;
-		pp_record_comm(buf, &ev->fmt);
-	}
+	/* Without COMM records, the reservation refuses a paused buffer. */
+	if (unlikely(ev->fmt.comm_size) && !pp_record_prepare(buf, &ev->fmt))
+		return NULL;
 
 	rec->ev = ev;
 	rec->pc = pc;

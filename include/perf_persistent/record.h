@@ -11,8 +11,9 @@
 #include <linux/smp.h>
 #include <linux/types.h>
 
+#include "perf_persistent/buffer.h"
+
 struct perf_sample_data;
-struct pp_buffer;
 struct pt_regs;
 
 /**
@@ -51,6 +52,28 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 		     const struct perf_sample_data *data,
 		     struct pt_regs *regs);
 void pp_record_comm(struct pp_buffer *buf, const struct pp_record_fmt *fmt);
+
+/**
+ * pp_record_prepare - what comes before a record of the current task
+ * @buf: the buffer, on this CPU
+ * @fmt: the event's record format
+ *
+ * Refuses the record of a paused buffer, counted as one drop (not a second
+ * one for its COMM record), else stores the task's COMM record if the
+ * event has them and the buffer needs one.  Both record paths call it
+ * first.  Any context; no lock.
+ *
+ * Return: false if the record is dropped.
+ */
+static __always_inline bool pp_record_prepare(struct pp_buffer *buf,
+					      const struct pp_record_fmt *fmt)
+{
+	if (pp_buffer_drop_paused(buf))
+		return false;
+	if (fmt->comm_size)
+		pp_record_comm(buf, fmt);
+	return true;
+}
 
 /**
  * pp_record_fill_fixed - write a sample's header and fixed-size fields
