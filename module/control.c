@@ -102,6 +102,9 @@ static long pp_ioc_create(struct file *file, void __user *argp)
 	spec.owner_file = c.flags & PERF_PERSISTENT_CREATE_DETACHED ? NULL : file;
 	spec.crash_dump = c.flags & PERF_PERSISTENT_CREATE_CRASH_DUMP;
 	spec.perf_path = c.flags & PERF_PERSISTENT_CREATE_PERF_PATH;
+	spec.scope = c.scope;
+	spec.target = c.target;
+	spec.cgroup_path = c.cgroup_path;
 
 	ret = pp_event_create(&spec, &id);
 	if (ret)
@@ -245,6 +248,10 @@ static long pp_ioc_info(struct file *file, void __user *argp)
 	/* The records' clock and the wall clock, read together. */
 	in.clock_ns = local_clock();
 	in.realtime_ns = ktime_get_real_ns();
+	in.scope = info->scope;
+	in.target = info->target;
+	in.cgroup_id = info->cgroup_id;
+	in.count = info->count;
 	if (copy_to_user(argp, &in, min_t(u32, usize, sizeof(in))))
 		goto out;
 	ret = 0;
@@ -347,7 +354,10 @@ static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PERF_PERSISTENT_IOC_TRIGGER:
 		return pp_ioc_trigger(argp);
 	case PERF_PERSISTENT_IOC_WATCH:
-		return arg > U32_MAX ? -ENOENT : pp_notify_watch(file, arg);
+		if ((u64)arg & ~(PERF_PERSISTENT_WATCH_OVERFLOW | U32_MAX))
+			return -EINVAL;
+		return pp_notify_watch(file, id,
+				       arg & PERF_PERSISTENT_WATCH_OVERFLOW);
 	case PERF_PERSISTENT_IOC_DESTROY:
 		return pp_event_destroy(id, file);
 	case PERF_PERSISTENT_IOC_DETACH:

@@ -65,6 +65,7 @@
 #include "perf_persistent/notify.h"
 #include "perf_persistent/pmu.h"
 #include "perf_persistent/reader.h"
+#include "perf_persistent/scope.h"
 #include "perf_persistent/sysfs.h"
 
 /* Per-CPU buffer size used when a creator asks for 0 (module parameter). */
@@ -128,18 +129,17 @@ void pp_event_trigger_hit(struct pp_event *ev, const void *raw, u32 size)
 }
 
 /*
- * The source's overflow handler: any context, NMI included.  A frozen
- * event drops the record (counted); a stored one counts down a freeze in
- * progress, goes to the readers and may fire the event's trigger.  A
- * tracepoint gives its payload as one fragment, which a trigger's filter
- * reads in place.
+ * Record a sample of @ev on this CPU, whose state is @pc: any context, NMI
+ * included.  A frozen event drops the record (counted); a stored one
+ * counts down a freeze in progress, goes to the readers and may fire the
+ * event's trigger.  A tracepoint gives its payload as one fragment, which
+ * a trigger's filter reads in place.
  */
-static void pp_event_overflow(struct perf_event *counter,
-			      struct perf_sample_data *data,
-			      struct pt_regs *regs)
+static __always_inline void pp_event_record(struct pp_event *ev,
+					    struct pp_cpu *pc,
+					    struct perf_sample_data *data,
+					    struct pt_regs *regs)
 {
-	struct pp_cpu *pc = counter->overflow_handler_context;
-	struct pp_event *ev = pc->ev;
 	const struct perf_raw_frag *frag = NULL;
 
 	if (unlikely(!pp_freeze_stores(&ev->freeze))) {
@@ -155,6 +155,67 @@ static void pp_event_overflow(struct perf_event *counter,
 		frag = &data->raw->frag;
 	pp_event_after_store(ev, pc, frag ? frag->data : NULL,
 			     frag ? frag->size : 0);
+}
+
+/*
+ * The overflow handler of the CPU counters: any context, NMI included,
+ * on the counter's CPU.  A cgroup scope keeps its tasks' records only.
+ */
+static void pp_event_overflow(struct perf_event *counter,
+			      struct perf_sample_data *data,
+			      struct pt_regs *regs)
+{
+	struct pp_cpu *pc = counter->overflow_handler_context;
+	struct pp_event *ev = pc->ev;
+
+	if (!pp_scope_admits(&ev->scope))
+		return;
+	pp_event_record(ev, pc, data, regs);
+}
+
+/*
+ * The overflow handler of the task counters and of the counters perf
+ * inherited from them into threads and children (@counter is any of
+ * those, never to be compared): any context, NMI included, on the CPU the
+ * task runs on, preemption off.  A CPU that came online so lately that
+ * the sync work has not given it a buffer yet drops the record, counted.
+ */
+static void pp_event_task_overflow(struct perf_event *counter,
+				   struct perf_sample_data *data,
+				   struct pt_regs *regs)
+{
+	struct pp_event *ev = counter->overflow_handler_context;
+	struct pp_cpu *pc = this_cpu_ptr(ev->cpus);
+
+	if (unlikely(!pp_cpu_buf(pc))) {
+		atomic_long_inc(&ev->no_buffer);
+		return;
+	}
+	pp_event_record(ev, pc, data, regs);
+}
+
+/* Does @ev count on each CPU with a CPU counter of its own? */
+static bool pp_event_cpu_counters(const struct pp_event *ev)
+{
+	return !ev->direct && ev->scope.kind != PERF_PERSISTENT_SCOPE_TASK;
+}
+
+/**
+ * pp_event_overflow_notice - the event stored a record, and a file
+ *	watches overflows
+ * @ev: the event
+ *
+ * Every wakeup_events-th record (every one with 0, or with a watermark)
+ * queues the notice.  Any context, NMI included.
+ */
+void pp_event_overflow_notice(struct pp_event *ev)
+{
+	unsigned long every = 1;
+
+	if (!ev->attr.watermark && ev->attr.wakeup_events)
+		every = ev->attr.wakeup_events;
+	if (atomic_long_inc_return(&ev->overflows) % every == 0)
+		irq_work_queue(&ev->overflow_work);
 }
 
 /*
@@ -198,8 +259,11 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 		 */
 		smp_store_release(&pc->buf, buf);
 	}
-	/* The direct path needs the buffer only: its probe is the event's. */
-	if (ev->direct)
+	/*
+	 * The direct path needs the buffer only: its probe is the event's;
+	 * so does a task scope: its counters follow the tasks.
+	 */
+	if (!pp_event_cpu_counters(ev))
 		return 0;
 
 	/*
@@ -251,7 +315,8 @@ static int pp_event_sync(struct pp_event *ev, bool strict)
 
 		if (pc->counter && (!online || pc->counter_gen != gen))
 			pp_cpu_stop(pc);
-		if (!online || pc->counter || (ev->direct && pc->buf))
+		if (!online || pc->counter ||
+		    (!pp_event_cpu_counters(ev) && pc->buf))
 			continue;
 		ret = pp_cpu_start(ev, pc, cpu, gen);
 		/* Gone offline meanwhile: its callback queued another sync. */
@@ -313,6 +378,7 @@ static void pp_event_release_counters(struct pp_event *ev)
 		if (pc->counter)
 			pp_cpu_stop(pc);
 	}
+	pp_scope_task_stop(&ev->scope);
 	mutex_unlock(&ev->sync_lock);
 }
 
@@ -333,6 +399,14 @@ static void pp_event_fired_notify(struct irq_work *work)
 		       READ_ONCE(ev->fired_time));
 }
 
+static void pp_event_overflow_post(struct irq_work *work)
+{
+	struct pp_event *ev = container_of(work, struct pp_event, overflow_work);
+
+	pp_notify_post(ev->entry.id, PERF_PERSISTENT_NOTICE_OVERFLOW,
+		       local_clock());
+}
+
 static void pp_event_free(struct pp_event *ev)
 {
 	unsigned int cpu;
@@ -344,6 +418,7 @@ static void pp_event_free(struct pp_event *ev)
 	 */
 	irq_work_sync(&ev->froze_work);
 	irq_work_sync(&ev->fired_work);
+	irq_work_sync(&ev->overflow_work);
 
 	for_each_possible_cpu(cpu) {
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
@@ -353,6 +428,7 @@ static void pp_event_free(struct pp_event *ev)
 		pp_buffer_free(pc->buf);
 	}
 	free_percpu(ev->cpus);
+	pp_scope_put(&ev->scope);
 	kfree(ev->format);
 	mutex_destroy(&ev->sync_lock);
 	kfree_rcu(ev, rcu);
@@ -434,6 +510,21 @@ static void pp_event_stop_put(struct pp_event *ev)
 }
 
 /*
+ * Give the target process's threads their task counters; sync_lock held.
+ * enable_on_exec starts them disabled, for perf to enable at exec.
+ */
+static int pp_event_task_start(struct pp_event *ev)
+{
+	struct perf_event_attr attr = ev->attr;
+
+	attr.comm = 0;
+	attr.comm_exec = 0;
+	attr.disabled = attr.enable_on_exec;
+	return pp_scope_task_start(&ev->scope, &attr, pp_event_task_overflow,
+				   ev);
+}
+
+/*
  * Start following CPU hotplug, then start the counters; creation only.
  * Allocates the buffers and creates the counters: never under the registry
  * lock, which LIST, INFO and DESTROY take meanwhile.
@@ -464,6 +555,9 @@ static int pp_event_start(struct pp_event *ev)
 		ev->direct = NULL;
 		ret = pp_event_sync(ev, true);
 	}
+	/* The buffers first: a task counter may fire at once. */
+	if (!ret && ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
+		ret = pp_event_task_start(ev);
 	mutex_unlock(&ev->sync_lock);
 	if (ret)
 		pp_event_stop(ev);
@@ -500,6 +594,30 @@ static int pp_attr_check(const struct perf_event_attr *attr)
 	return 0;
 }
 
+/**
+ * pp_event_probe_attr - the attr of a disabled CPU counter of @ev's source
+ * @ev: the event
+ * @attr: out
+ *
+ * For asking perf about the source on one CPU (its checks, its
+ * tracepoint, a reader's permission), whatever the scope: without what
+ * only a task counter may have (pp_scope_attr_check()) and without the
+ * comm side-band, whose records are the module's.
+ */
+void pp_event_probe_attr(const struct pp_event *ev,
+			 struct perf_event_attr *attr)
+{
+	*attr = ev->attr;
+	attr->disabled = 1;
+	attr->comm = 0;
+	attr->comm_exec = 0;
+	attr->inherit = 0;
+	attr->inherit_thread = 0;
+	attr->remove_on_exec = 0;
+	attr->enable_on_exec = 0;
+	attr->sigtrap = 0;
+}
+
 /*
  * Look at a tracepoint source before its counters start: create its
  * counter, disabled, on one online CPU, so that perf checks the attr (the
@@ -512,18 +630,16 @@ static int pp_attr_check(const struct perf_event_attr *attr)
  */
 static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
 {
-	struct perf_event_attr attr = ev->attr;
+	struct perf_event_attr attr;
 	struct trace_event_call *call;
 	struct perf_event *counter;
 	const char *name;
 	unsigned int cpu;
 
 	if (!IS_ENABLED(CONFIG_EVENT_TRACING) ||
-	    attr.type != PERF_TYPE_TRACEPOINT)
+	    ev->attr.type != PERF_TYPE_TRACEPOINT)
 		return 0;
-	attr.disabled = 1;
-	attr.comm = 0;
-	attr.comm_exec = 0;
+	pp_event_probe_attr(ev, &attr);
 	counter = ERR_PTR(-ENODEV);
 	/* A CPU going offline meanwhile refuses it with -ENODEV: the next. */
 	for_each_online_cpu(cpu) {
@@ -540,6 +656,9 @@ static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
 	ev->format = pp_dump_format(call);
 	snprintf(ev->tp_name, sizeof(ev->tp_name), "%s:%s",
 		 call->class->system, name);
+	/* The direct path's probe sees every task: not for a task scope. */
+	if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
+		perf_path = true;
 	if (!perf_path && pp_direct_attr_ok(&ev->attr))
 		ev->direct = pp_direct_find(call->class->system, name);
 	if (ev->direct) {
@@ -630,6 +749,7 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	INIT_WORK(&ev->sync_work, pp_event_sync_work);
 	init_irq_work(&ev->froze_work, pp_event_froze_notify);
 	init_irq_work(&ev->fired_work, pp_event_fired_notify);
+	init_irq_work(&ev->overflow_work, pp_event_overflow_post);
 	ev->freeze.notify = &ev->froze_work;
 	if (strscpy(ev->entry.name, spec->name, sizeof(ev->entry.name)) < 0) {
 		ret = -EINVAL;
@@ -642,6 +762,12 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	ev->attr.disabled = 0;
 	ev->buffer_size = size;
 	ev->crash_dump = spec->crash_dump;
+	ret = pp_scope_resolve(&ev->scope, spec->scope, spec->target,
+			       spec->cgroup_path);
+	if (!ret)
+		ret = pp_scope_attr_check(&ev->scope, &ev->attr);
+	if (ret)
+		goto err_free;
 
 	/* The id and the name first; buffers and counters without the lock. */
 	mutex_lock(&pp_registry.lock);
@@ -887,6 +1013,8 @@ u32 pp_event_state(const struct pp_event *ev, const void *file)
 		state |= PERF_PERSISTENT_STATE_CRASH_DUMP;
 	if (ev->direct)
 		state |= PERF_PERSISTENT_STATE_DIRECT;
+	if (pp_scope_exited(&ev->scope))
+		state |= PERF_PERSISTENT_STATE_EXITED;
 	return state;
 }
 
@@ -1008,6 +1136,8 @@ void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum)
 		sum->dropped += st.dropped;
 		sum->bytes += st.bytes;
 	}
+	/* A task's records on a CPU that had no buffer yet. */
+	sum->dropped += atomic_long_read(&ev->no_buffer);
 }
 
 /* A per-CPU statistic summed over the CPUs; any context, a snapshot. */
@@ -1086,6 +1216,9 @@ int pp_event_info(u32 id, const char *name, const void *file,
 	info->state = pp_event_state(ev, file);
 	info->buffer_size = ev->buffer_size;
 	info->attr = ev->attr;
+	info->scope = ev->scope.kind;
+	info->target = pp_scope_target_vnr(&ev->scope);
+	info->cgroup_id = pp_scope_cgroup_id(&ev->scope);
 	mutex_unlock(&pp_registry.lock);
 
 	/* Counters and buffers change only under sync_lock. */
@@ -1094,29 +1227,34 @@ int pp_event_info(u32 id, const char *name, const void *file,
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
 		struct perf_persistent_cpu_stats *cs;
 		struct pp_buffer_stats st;
-		u64 enabled, running;
+		u64 enabled, running, count;
 
 		if (!pc->buf)
 			continue;
-		if (n >= nr) {
-			n++;
+		count = pc->count_base + local64_read(&pc->hits);
+		if (pc->counter)
+			count += perf_event_read_value(pc->counter, &enabled,
+						       &running);
+		info->count += count;
+		if (n++ >= nr)
 			continue;
-		}
-		cs = &stats[n++];
+		cs = &stats[n - 1];
 		pp_buffer_stats(pc->buf, &st);
 		cs->cpu = cpu;
-		cs->online = READ_ONCE(pc->online) && (pc->counter || ev->tp);
+		/* Recording here: a counter, the probe, or the tasks'. */
+		cs->online = READ_ONCE(pc->online) &&
+			     (pc->counter || ev->tp || !pp_event_cpu_counters(ev));
 		cs->written = st.written;
 		cs->overwritten = st.overwritten;
 		cs->dropped = st.dropped;
 		cs->bytes = st.bytes;
 		cs->head = st.head;
 		cs->tail = st.tail;
-		cs->count = pc->count_base + local64_read(&pc->hits);
-		if (pc->counter)
-			cs->count += perf_event_read_value(pc->counter,
-							   &enabled, &running);
+		cs->count = count;
 	}
+	/* A task counter counts wherever its task runs: in total only. */
+	if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
+		info->count = pp_scope_task_count(&ev->scope);
 	mutex_unlock(&ev->sync_lock);
 	info->nr_cpus = n;
 	pp_entry_put(&ev->entry);

@@ -7,7 +7,11 @@
  * them freezes or its trigger fires: poll() and epoll say it is readable,
  * read() returns the notices, and a file with O_ASYNC sends SIGIO to its
  * owner (F_SETOWN: a process, or with a negative id a whole process group,
- * so that every process of a tree that shares the file is told).
+ * so that every process of a tree that shares the file is told).  A file
+ * that watches with PERF_PERSISTENT_WATCH_OVERFLOW is also told when the
+ * event stores records, as perf signals an fd's owner on overflow; while
+ * some file does, the record path queues the event's overflow irq_work
+ * (pp_event_overflow_notice(), behind the static key pp_overflow_watched).
  *
  * Contexts: freezes happen in the record path, any context, NMI included;
  * it queues the event's irq_work, whose handler calls pp_notify_post():
@@ -38,11 +42,17 @@
 /* Notices a watcher holds before it counts the rest as lost. */
 #define PP_NOTICES	64
 
+/* The values of pp_watcher::ids. */
+#define PP_WATCH_INCIDENTS	1	/* freezes and fired triggers */
+#define PP_WATCH_OVERFLOWS	2	/* and stored records */
+
 /**
  * struct pp_watcher - a control file that watches events
  * @node: on pp_watchers
- * @ids: the ids watched (values: xa_mk_value(1))
+ * @ids: the ids watched (values: xa_mk_value(PP_WATCH_*))
  * @all: every event is watched
+ * @all_overflows: every event's overflows are watched
+ * @overflows: this file counts in pp_overflow_watched
  * @lock: protects @queue, @lost
  * @queue: notices not read yet
  * @lost: notices dropped because @queue was full
@@ -53,12 +63,16 @@ struct pp_watcher {
 	struct list_head	node;
 	struct xarray		ids;
 	bool			all;
+	bool			all_overflows;
+	bool			overflows;
 	spinlock_t		lock;		/* @queue, @lost */
 	DECLARE_KFIFO(queue, struct perf_persistent_notice, PP_NOTICES);
 	u64			lost;
 	wait_queue_head_t	wait;
 	struct fasync_struct	*fasync;
 };
+
+DEFINE_STATIC_KEY_FALSE(pp_overflow_watched);
 
 static LIST_HEAD(pp_watchers);
 static DEFINE_SPINLOCK(pp_watch_lock);
@@ -105,13 +119,16 @@ static struct pp_watcher *watcher_of(struct file *file)
  * pp_notify_watch - have @file watch event @id, or every event (0)
  * @file: the control file
  * @id: an event's id, or 0
+ * @overflows: also the records it stores
  *
  * Process context.  Return: 0, -ENOENT (no such event), -ENOMEM.
  */
-int pp_notify_watch(struct file *file, u32 id)
+int pp_notify_watch(struct file *file, u32 id, bool overflows)
 {
+	unsigned long what = PP_WATCH_INCIDENTS;
 	struct pp_watcher *w;
 	struct pp_event *ev;
+	void *old;
 	int ret;
 
 	if (id) {
@@ -123,12 +140,47 @@ int pp_notify_watch(struct file *file, u32 id)
 	w = watcher_get(file);
 	if (!w)
 		return -ENOMEM;
+	if (overflows)
+		what |= PP_WATCH_OVERFLOWS;
 	if (!id) {
 		WRITE_ONCE(w->all, true);
-		return 0;
+		if (overflows)
+			WRITE_ONCE(w->all_overflows, true);
+		ret = 0;
+	} else {
+		/* Watching again adds to what is watched. */
+		xa_lock(&w->ids);
+		old = xa_load(&w->ids, id);
+		if (old)
+			what |= xa_to_value(old);
+		ret = xa_err(__xa_store(&w->ids, id, xa_mk_value(what),
+					GFP_KERNEL_ACCOUNT));
+		xa_unlock(&w->ids);
 	}
-	ret = xa_err(xa_store(&w->ids, id, xa_mk_value(1), GFP_KERNEL_ACCOUNT));
+	/* The first overflow watch of this file turns the record path's on. */
+	if (!ret && overflows) {
+		mutex_lock(&pp_watcher_create);
+		if (!w->overflows) {
+			w->overflows = true;
+			static_branch_inc(&pp_overflow_watched);
+		}
+		mutex_unlock(&pp_watcher_create);
+	}
 	return ret;
+}
+
+/* Does @w want a notice of @what about event @id? */
+static bool watcher_wants(struct pp_watcher *w, u32 id, u32 what)
+{
+	void *v;
+
+	if (what == PERF_PERSISTENT_NOTICE_OVERFLOW) {
+		if (READ_ONCE(w->all_overflows))
+			return true;
+		v = xa_load(&w->ids, id);
+		return v && (xa_to_value(v) & PP_WATCH_OVERFLOWS);
+	}
+	return READ_ONCE(w->all) || xa_load(&w->ids, id);
 }
 
 /**
@@ -148,7 +200,7 @@ void pp_notify_post(u32 id, u32 what, u64 time)
 
 	spin_lock_irqsave(&pp_watch_lock, flags);
 	list_for_each_entry(w, &pp_watchers, node) {
-		if (!READ_ONCE(w->all) && !xa_load(&w->ids, id))
+		if (!watcher_wants(w, id, what))
 			continue;
 		spin_lock(&w->lock);
 		if (!kfifo_put(&w->queue, n))
@@ -261,6 +313,8 @@ void pp_notify_release(struct file *file)
 	spin_lock_irqsave(&pp_watch_lock, flags);
 	list_del(&w->node);
 	spin_unlock_irqrestore(&pp_watch_lock, flags);
+	if (w->overflows)
+		static_branch_dec(&pp_overflow_watched);
 	xa_destroy(&w->ids);
 	kfree(w);
 }

@@ -378,12 +378,12 @@ static void pp_reader_destroy(struct perf_event *event)
  */
 static int pp_reader_may_receive(struct pp_event *ev, int cpu)
 {
-	struct perf_event_attr attr = ev->attr;
+	struct perf_event_attr attr;
 	struct perf_event *probe;
 
-	if (!(attr.sample_type & PERF_SAMPLE_RAW))
+	if (!(ev->attr.sample_type & PERF_SAMPLE_RAW))
 		return 0;
-	attr.disabled = 1;
+	pp_event_probe_attr(ev, &attr);
 	probe = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 	if (IS_ERR(probe))
 		return PTR_ERR(probe);

@@ -227,11 +227,19 @@ static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *a,
 {
 	u32 state = pp_event_state(kobj_event(kobj), NULL);
 
-	return sysfs_emit(buf, "%s%s%s\n",
+	return sysfs_emit(buf, "%s%s%s%s\n",
 			  state & PERF_PERSISTENT_STATE_ATTACHED ? "attached" :
 								  "detached",
 			  state & PERF_PERSISTENT_STATE_PAUSED ? " paused" : "",
-			  state & PERF_PERSISTENT_STATE_FROZEN ? " frozen" : "");
+			  state & PERF_PERSISTENT_STATE_FROZEN ? " frozen" : "",
+			  state & PERF_PERSISTENT_STATE_EXITED ? " exited" : "");
+}
+
+/* Whose activity it records: "cpus", "task PID[ exited]", "cgroup PATH". */
+static ssize_t scope_show(struct kobject *kobj, struct kobj_attribute *a,
+			  char *buf)
+{
+	return pp_scope_show(&kobj_event(kobj)->scope, buf, PAGE_SIZE);
 }
 
 /*
@@ -381,6 +389,7 @@ static struct kobj_attribute pp_frozen_at_attr = __ATTR_RO(frozen_at);
 static struct kobj_attribute pp_crash_dump_attr = __ATTR_RO(crash_dump);
 static struct kobj_attribute pp_format_attr = __ATTR_RO(format);
 static struct kobj_attribute pp_path_attr = __ATTR_RO(path);
+static struct kobj_attribute pp_scope_attr = __ATTR_RO(scope);
 
 static struct attribute *pp_instance_attrs[] = {
 	&pp_id_attr.attr,
@@ -400,6 +409,7 @@ static struct attribute *pp_instance_attrs[] = {
 	&pp_crash_dump_attr.attr,
 	&pp_format_attr.attr,
 	&pp_path_attr.attr,
+	&pp_scope_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(pp_instance);

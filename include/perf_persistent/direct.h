@@ -192,8 +192,8 @@ static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
  * The zeroing is decided at compile time for each payload struct.
  *
  * Return: where the caller writes the payload, or NULL: the hit is not
- * recorded (no buffer yet on this CPU, frozen, paused or no room: counted
- * as dropped).
+ * recorded (a task out of the event's cgroup scope; no buffer yet on this
+ * CPU, frozen, paused or no room: counted as dropped).
  */
 static __always_inline void *pp_direct_begin(void *data,
 					     struct pp_direct_rec *rec,
@@ -210,7 +210,7 @@ static __always_inline void *pp_direct_begin(void *data,
 	void *dst, *entry;
 
 	local64_inc(&pc->hits);
-	if (unlikely(!buf))
+	if (unlikely(!buf) || !pp_scope_admits(&ev->scope))
 		return NULL;
 	if (unlikely(!pp_freeze_stores(&ev->freeze) ||
 		     entry_size > PP_DIRECT_PAYLOAD_MAX)) {

@@ -10,6 +10,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
+#include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
@@ -24,6 +25,7 @@
 #include "perf_persistent/buffer.h"
 #include "perf_persistent/record.h"
 #include "perf_persistent/registry.h"
+#include "perf_persistent/scope.h"
 #include "perf_persistent/trigger.h"
 
 struct kobject;
@@ -115,6 +117,11 @@ struct pp_cpu {
  * @froze_work: tells the watching files that it froze (@freeze.notify)
  * @fired_work: tells them that its trigger fired, at @fired_time
  * @fired_time: when the trigger last fired
+ * @overflows: records stored while a file watched overflows (notify.h)
+ * @overflow_work: tells the files watching overflows that it stored
+ *	records
+ * @scope: whose activity it records (scope.h)
+ * @no_buffer: a task's records dropped on a CPU too new to have a buffer
  * @crash_dump: its newest records go to the kernel log on panic and oops
  *	(dump.h)
  * @format: its tracepoint source's tracefs format text, or NULL
@@ -141,6 +148,10 @@ struct pp_event {
 	struct irq_work			froze_work;
 	struct irq_work			fired_work;
 	u64				fired_time;
+	atomic_long_t			overflows;
+	struct irq_work			overflow_work;
+	struct pp_scope			scope;
+	atomic_long_t			no_buffer;
 	bool				crash_dump;
 	char				*format;
 	char				tp_name[64];
@@ -159,6 +170,9 @@ struct pp_event {
  * @crash_dump: write its newest records to the kernel log on panic and oops
  * @perf_path: record through perf's kernel counters even when the direct
  *	path could (direct.h)
+ * @scope: PERF_PERSISTENT_SCOPE_*
+ * @target: the scope's pid or cgroup fd (scope.h)
+ * @cgroup_path: user pointer to the scope's cgroup path, or 0
  */
 struct pp_event_spec {
 	const char		*name;
@@ -167,6 +181,9 @@ struct pp_event_spec {
 	const void		*owner_file;
 	bool			crash_dump;
 	bool			perf_path;
+	u32			scope;
+	s32			target;
+	u64			cgroup_path;
 };
 
 /**
@@ -177,6 +194,10 @@ struct pp_event_spec {
  * @nr_cpus: CPUs that have a buffer
  * @buffer_size: per-CPU buffer size in bytes
  * @attr: the source attr
+ * @scope: PERF_PERSISTENT_SCOPE_*
+ * @target: the target process's pid in the caller's pid namespace, or 0
+ * @cgroup_id: the target cgroup's id, or 0
+ * @count: the source's count, summed over CPUs or task counters
  */
 struct pp_event_info {
 	u32			id;
@@ -185,6 +206,10 @@ struct pp_event_info {
 	u32			nr_cpus;
 	u64			buffer_size;
 	struct perf_event_attr	attr;
+	u32			scope;
+	s32			target;
+	u64			cgroup_id;
+	u64			count;
 };
 
 extern unsigned long pp_default_buffer_size;
@@ -213,6 +238,8 @@ int pp_event_list(u32 start, u32 *ids, unsigned int nr, u32 *total);
 struct pp_event *pp_event_get(u32 id);
 void pp_event_put(struct pp_event *ev);
 u32 pp_event_state(const struct pp_event *ev, const void *file);
+void pp_event_probe_attr(const struct pp_event *ev,
+			 struct perf_event_attr *attr);
 void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum);
 unsigned int pp_event_nr_readers(struct pp_event *ev);
 
@@ -228,6 +255,10 @@ static inline struct pp_buffer *pp_cpu_buf(struct pp_cpu *pc)
 
 void pp_reader_notify(struct pp_cpu *pc);
 void pp_event_trigger_hit(struct pp_event *ev, const void *raw, u32 size);
+void pp_event_overflow_notice(struct pp_event *ev);
+
+/* Some control file watches overflows (notify.c). */
+DECLARE_STATIC_KEY_FALSE(pp_overflow_watched);
 
 /**
  * pp_event_after_store - what follows a record stored on this CPU
@@ -237,8 +268,9 @@ void pp_event_trigger_hit(struct pp_event *ev, const void *raw, u32 size);
  *	NULL if there is none to read in place
  * @size: its size
  *
- * Counts down a freeze in progress, has the readers get the record and
- * may fire the event's trigger.  Any context, NMI included.
+ * Counts down a freeze in progress, has the readers get the record, may
+ * fire the event's trigger and tell the files watching overflows.  Any
+ * context, NMI included.
  */
 static __always_inline void pp_event_after_store(struct pp_event *ev,
 						 struct pp_cpu *pc,
@@ -251,6 +283,8 @@ static __always_inline void pp_event_after_store(struct pp_event *ev,
 		pp_reader_notify(pc);
 	if (unlikely(rcu_access_pointer(ev->trigger)))
 		pp_event_trigger_hit(ev, raw, size);
+	if (static_branch_unlikely(&pp_overflow_watched))
+		pp_event_overflow_notice(ev);
 }
 
 unsigned long pp_event_backlog(struct pp_event *ev);

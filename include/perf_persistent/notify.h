@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Waiting for incidents: control files that watch events receive a notice
- * when one freezes or its trigger fires (poll, read, SIGIO).
+ * when one freezes or its trigger fires, and if they ask, when it stores
+ * records (poll, read, SIGIO).
  */
 #ifndef _PERF_PERSISTENT_NOTIFY_H
 #define _PERF_PERSISTENT_NOTIFY_H
@@ -11,7 +12,7 @@
 
 struct file;
 
-int pp_notify_watch(struct file *file, u32 id);
+int pp_notify_watch(struct file *file, u32 id, bool overflows);
 void pp_notify_post(u32 id, u32 what, u64 time);
 __poll_t pp_notify_poll(struct file *file, poll_table *wait);
 ssize_t pp_notify_read(struct file *file, char __user *buf, size_t len);

@@ -201,6 +201,39 @@ struct perf_persistent_sample {
 #define PERF_PERSISTENT_CREATE_CRASH_DUMP (1U << 1)	/* in crash dumps */
 #define PERF_PERSISTENT_CREATE_PERF_PATH (1U << 2)	/* never the direct path */
 
+/*
+ * perf_persistent_create::scope: whose activity the event records.
+ *
+ * CPUS: every task, on every CPU (a kernel counter per CPU).
+ *
+ * TASK: one process and, as the source attr says, what it starts: @target
+ *	is a pid (any thread of the process, in the caller's pid namespace).
+ *	Each thread the process has gets a task counter; with attr.inherit
+ *	the threads and child processes created later inherit it, with
+ *	inherit_thread only the threads, and remove_on_exec drops it at
+ *	exec, as perf_event_open() would count them.  enable_on_exec starts
+ *	it disabled until the target's next exec.  attr.sigtrap (which
+ *	needs remove_on_exec, and CAP_KILL over the target) sends the thread
+ *	that hit the event SIGTRAP with si_perf_data = attr.sig_data.
+ *	Records go into the event's per-CPU buffers, whichever CPU the task
+ *	ran on.  When the process has exited, INFO's state says
+ *	PERF_PERSISTENT_STATE_EXITED; the records stay, and inherited
+ *	children that live on go on recording.  To target a pidfd, pass the
+ *	pid it refers to (its /proc/self/fdinfo "Pid:"), and after CREATE
+ *	check that the pidfd's process is alive (not readable by poll()):
+ *	a live process's pid cannot have been reused in between.
+ *
+ * CGROUP: the tasks of a cgroup v2 and its descendants, on every CPU:
+ *	@target is an fd of its directory (O_RDONLY or O_PATH), or -1 and
+ *	@cgroup_path points to its path from the root of the caller's
+ *	cgroup namespace ("/system.slice/foo.service").  A record is kept
+ *	when the task running (current) is in the cgroup; counts and
+ *	sampling periods are the CPUs' (the source counts every task).
+ */
+#define PERF_PERSISTENT_SCOPE_CPUS	0
+#define PERF_PERSISTENT_SCOPE_TASK	1
+#define PERF_PERSISTENT_SCOPE_CGROUP	2
+
 /**
  * struct perf_persistent_create - argument of PERF_PERSISTENT_IOC_CREATE
  * @size:	sizeof(struct perf_persistent_create)
@@ -219,6 +252,11 @@ struct perf_persistent_sample {
  * @buffer_size: per-CPU buffer size in bytes (see PERF_PERSISTENT_BUFFER_MAX)
  * @id:		out: the new event's id, unique while the module is loaded
  * @name:	the event's name, NUL-terminated
+ * @scope:	(size >= VER1) PERF_PERSISTENT_SCOPE_*, 0 for every CPU
+ * @target:	(size >= VER1) TASK: the pid; CGROUP: a directory fd or -1;
+ *		CPUS: 0
+ * @cgroup_path: (size >= VER1) CGROUP with @target -1: user pointer to a
+ *		NUL-terminated path, shorter than PATH_MAX; otherwise 0
  */
 struct perf_persistent_create {
 	__u32	size;
@@ -228,9 +266,13 @@ struct perf_persistent_create {
 	__u32	id;
 	__u32	__reserved;
 	char	name[PERF_PERSISTENT_NAME_MAX];
+	__u32	scope;
+	__s32	target;
+	__u64	cgroup_path;
 };
 
 #define PERF_PERSISTENT_CREATE_SIZE_VER0	64
+#define PERF_PERSISTENT_CREATE_SIZE_VER1	80	/* + scope, target, cgroup_path */
 
 /* perf_persistent_info::state */
 #define PERF_PERSISTENT_STATE_ATTACHED	(1U << 0)	/* owned by some fd */
@@ -240,6 +282,7 @@ struct perf_persistent_create {
 #define PERF_PERSISTENT_STATE_TRIGGER	(1U << 4)	/* has a trigger */
 #define PERF_PERSISTENT_STATE_CRASH_DUMP (1U << 5)	/* in crash dumps */
 #define PERF_PERSISTENT_STATE_DIRECT	(1U << 6)	/* on the direct path */
+#define PERF_PERSISTENT_STATE_EXITED	(1U << 7)	/* TASK: target exited */
 
 /**
  * struct perf_persistent_cpu_stats - one CPU's buffer and counter
@@ -250,7 +293,9 @@ struct perf_persistent_create {
  * @dropped:	records not stored: the event was paused, or the record did
  *		not fit the buffer
  * @bytes:	bytes of records stored
- * @count:	the source counter's value on this CPU (perf_event_read_value)
+ * @count:	the source counter's value on this CPU (perf_event_read_value);
+ *		0 in a TASK scope, whose counters count wherever their tasks
+ *		run (INFO's @count has their total)
  * @head:	the buffer's published head: logical position of the newest
  *		record, decreasing as records are written (backward writing)
  * @tail:	logical position just past the oldest record still held
@@ -291,6 +336,15 @@ struct perf_persistent_cpu_stats {
  *		@clock_ns: a record stamped T was made at wall-clock time
  *		T - @clock_ns + @realtime_ns (as exact as the clocks agree
  *		across CPUs; a change of the wall clock since moves it)
+ * @scope:	out (size >= VER2): PERF_PERSISTENT_SCOPE_*
+ * @target:	out (size >= VER2): TASK: the target process's pid in the
+ *		caller's pid namespace (0 if it has none there); after the
+ *		process exited, the pid it had; otherwise 0
+ * @cgroup_id:	out (size >= VER2): CGROUP: the cgroup's id (the inode
+ *		number of its directory); otherwise 0
+ * @count:	out (size >= VER2): the source's count: the CPUs' counts
+ *		summed, or for TASK the task counters' with the inherited
+ *		children's, those that exited included
  */
 struct perf_persistent_info {
 	__u32	size;
@@ -305,10 +359,15 @@ struct perf_persistent_info {
 	char	name[PERF_PERSISTENT_NAME_MAX];
 	__u64	clock_ns;
 	__u64	realtime_ns;
+	__u32	scope;
+	__s32	target;
+	__u64	cgroup_id;
+	__u64	count;
 };
 
 #define PERF_PERSISTENT_INFO_SIZE_VER0		80
 #define PERF_PERSISTENT_INFO_SIZE_VER1		96	/* + clock_ns, realtime_ns */
+#define PERF_PERSISTENT_INFO_SIZE_VER2		120	/* + scope ... count */
 
 /**
  * struct perf_persistent_list - argument of PERF_PERSISTENT_IOC_LIST
@@ -440,6 +499,7 @@ struct perf_persistent_filter_op {
 #define PERF_PERSISTENT_NOTICE_FROZE	1	/* @id froze */
 #define PERF_PERSISTENT_NOTICE_FIRED	2	/* @id's trigger fired */
 #define PERF_PERSISTENT_NOTICE_LOST	3	/* @time notices were lost */
+#define PERF_PERSISTENT_NOTICE_OVERFLOW	4	/* @id stored records */
 
 /**
  * struct perf_persistent_notice - what read() of a watching control file
@@ -455,6 +515,13 @@ struct perf_persistent_filter_op {
  * notices, blocking unless O_NONBLOCK (EAGAIN).  With O_ASYNC (fcntl
  * F_SETFL) it sends SIGIO to its owner (F_SETOWN; a negative id is a
  * process group: every process of a tree sharing the file).
+ *
+ * A file that watches with PERF_PERSISTENT_WATCH_OVERFLOW also receives
+ * NOTICE_OVERFLOW on every wakeup_events-th record the event stores (the
+ * source attr's wakeup_events, or every record when 0 or with
+ * attr.watermark), as perf signals an fd's owner on overflow: @time is
+ * when the notice was posted.  Overflows that come while the event's last
+ * one is still being posted (an irq_work) are merged into it.
  */
 struct perf_persistent_notice {
 	__u32	id;
@@ -505,8 +572,10 @@ struct perf_persistent_notice {
 /*
  * Watch an event (the ioctl argument: its id, or 0 for every event):
  * this file receives a struct perf_persistent_notice when it freezes or
- * its trigger fires.  Needs no capability.
+ * its trigger fires, and with PERF_PERSISTENT_WATCH_OVERFLOW or'd into
+ * the argument also when it stores records.  Needs no capability.
  */
+#define PERF_PERSISTENT_WATCH_OVERFLOW	(1ULL << 32)
 #define PERF_PERSISTENT_IOC_WATCH	_IO(PERF_PERSISTENT_IOC_MAGIC, 10)
 
 #endif /* _UAPI_LINUX_PERF_PERSISTENT_H */
