@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <poll.h>
@@ -106,6 +107,21 @@ static const char *state_str(unsigned int state)
 		 state & PERF_PERSISTENT_STATE_PAUSED ? ",paused" : "",
 		 state & PERF_PERSISTENT_STATE_FROZEN ? ",frozen" : "");
 	return buf;
+}
+
+static void instance_attr(const char *name, const char *attr, char *buf,
+			  size_t len);
+
+/*
+ * Whose activity @desc's event records, as its sysfs "scope" says it (the
+ * cgroup's path is the reader's view): "cpus", "task PID[ exited]",
+ * "cgroup PATH".
+ */
+static void scope_str(const struct pp_event_desc *desc, char *buf, size_t len)
+{
+	instance_attr(desc->info.name, "scope", buf, len);
+	if (!buf[0])
+		snprintf(buf, len, "cpus");
 }
 
 /* A line of the event's sysfs directory, without its newline; "" if none. */
@@ -290,6 +306,67 @@ static bool name_ok(const char *name)
 	return true;
 }
 
+/*
+ * Start @cmd stopped at a pipe: it runs (execs) when start_go() writes a
+ * byte, and exits 127 if the pipe closes first.  Returns its pid, or -1.
+ */
+static pid_t start_stopped(char **cmd, int *go)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return pp_error("cannot run %s: %s", cmd[0], strerror(errno)), -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		pp_error("cannot run %s: %s", cmd[0], strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!pid) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		close(p[0]);
+		execvp(cmd[0], cmd);
+		pp_error("cannot run %s: %s", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+/* Let the command start_stopped() started run, or (@run false) end it. */
+static int start_go(const char *what, pid_t pid, int go, bool run)
+{
+	int status;
+
+	if (run && write(go, "g", 1) != 1)
+		pp_error("starting %s: %s", what, strerror(errno));
+	close(go);
+	if (waitpid(pid, &status, 0) < 0)
+		return pp_error("waiting for %s: %s", what, strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* A pid of --pid: a positive number. */
+static int parse_pid(const char *s, int *pid)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > INT_MAX)
+		return usage_error("bad pid '%s'", s);
+	*pid = v;
+	return 0;
+}
+
 static int cmd_create(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -302,9 +379,17 @@ static int cmd_create(int argc, char **argv)
 		{ "no-comm",	 no_argument,	    NULL, 'C' },
 		{ "crash-dump",	 no_argument,	    NULL, 'D' },
 		{ "perf-path",	 no_argument,	    NULL, 'P' },
+		{ "pid",	 required_argument, NULL, 'p' },
+		{ "cgroup",	 required_argument, NULL, 'G' },
+		{ "no-inherit",	 no_argument,	    NULL, 'I' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct perf_persistent_create cr = { .size = sizeof(cr) };
+	const char *cgroup = NULL;
+	char **cmd = NULL;
+	bool inherit = true;
+	pid_t cmd_pid = -1;
+	int pid = 0, go = -1, k;
 	bool crash_dump = false, perf_path = false;
 	unsigned long long fields = 0, period = 0, freq = 0, size = 0;
 	const char *name = NULL;
@@ -314,10 +399,29 @@ static int cmd_create(int argc, char **argv)
 	bool comm = true;
 	int c, fd;
 
-	while ((c = next_opt(argc, argv, "n:m:s:c:F:d", opts)) != -1) {
+	/* EVENT [-- CMD]: the command is not ours to parse. */
+	for (k = 1; k < argc; k++)
+		if (!strcmp(argv[k], "--")) {
+			cmd = argv + k + 1;
+			argc = k;
+			break;
+		}
+	if (cmd && !*cmd)
+		return usage_error("no command after --");
+	while ((c = next_opt(argc, argv, "n:m:s:c:F:dp:G:", opts)) != -1) {
 		switch (c) {
 		case 'n':
 			name = optarg;
+			break;
+		case 'p':
+			if (parse_pid(optarg, &pid))
+				return PP_EXIT_USAGE;
+			break;
+		case 'G':
+			cgroup = optarg;
+			break;
+		case 'I':
+			inherit = false;
 			break;
 		case 'D':
 			crash_dump = true;
@@ -362,6 +466,10 @@ static int cmd_create(int argc, char **argv)
 		return PP_EXIT_USAGE;
 	if (have_period && have_freq)
 		return usage_error("-c and -F exclude each other");
+	if ((pid != 0) + !!cgroup + !!cmd > 1)
+		return usage_error("--pid, --cgroup and -- CMD exclude each other");
+	if (!inherit && !pid && !cmd)
+		return usage_error("--no-inherit needs --pid or -- CMD");
 	if (name && !name_ok(name)) {
 		pp_error("bad event name '%s': 1 to 31 of a-z, 0-9 and _, starting with a letter",
 			 name);
@@ -399,6 +507,28 @@ static int cmd_create(int argc, char **argv)
 	fd = ctl_open(true);
 	if (fd < 0)
 		return 1;
+	if (cmd) {
+		/* CMD's tree from its exec on; the event outlives this command. */
+		cmd_pid = start_stopped(cmd, &go);
+		if (cmd_pid < 0) {
+			close(fd);
+			return 1;
+		}
+		pid = cmd_pid;
+		attr.enable_on_exec = 1;
+		detached = true;
+	}
+	if (pid) {
+		cr.scope = PERF_PERSISTENT_SCOPE_TASK;
+		cr.target = pid;
+		attr.inherit = inherit;
+	} else if (cgroup) {
+		/* A directory (of the cgroup2 mount), or a path from its root. */
+		cr.scope = PERF_PERSISTENT_SCOPE_CGROUP;
+		cr.target = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (cr.target < 0)
+			cr.cgroup_path = (unsigned long)cgroup;
+	}
 	cr.flags = detached ? PERF_PERSISTENT_CREATE_DETACHED : 0;
 	if (crash_dump)
 		cr.flags |= PERF_PERSISTENT_CREATE_CRASH_DUMP;
@@ -416,11 +546,26 @@ static int cmd_create(int argc, char **argv)
 				 name, strerror(errno), argv[optind]);
 		else if (errno == EINVAL && !cr.name[0])
 			pp_error("bad event name '%s'", name);
+		else if (errno == ESRCH && pid)
+			pp_error("creating '%s': no process %d", name, pid);
+		else if (cgroup && (errno == EBADF || errno == ENOENT ||
+				    errno == ENOTDIR))
+			pp_error("creating '%s': '%s' is not a cgroup v2 directory, nor a path from the cgroup2 root",
+				 name, cgroup);
 		else
 			pp_error("creating '%s' from %s: %s", name, argv[optind],
 				 strerror(errno));
 		close(fd);
+		if (cmd)
+			start_go(cmd[0], cmd_pid, go, false);
 		return 1;
+	}
+	if (cmd) {
+		printf("created %s (id %u): recording %s and what it starts\n",
+		       name, cr.id, cmd[0]);
+		fflush(stdout);
+		close(fd);
+		return start_go(cmd[0], cmd_pid, go, true);
 	}
 	if (detached) {
 		printf("created %s (id %u)\n", name, cr.id);
@@ -447,11 +592,12 @@ static int cmd_list(int argc, char **argv)
 		close(fd);
 		return 1;
 	}
-	printf("%4s  %-20s %-26s %-16s %7s %10s %12s %10s\n", "ID", "NAME",
-	       "SOURCE", "STATE", "BUFFER", "RECORDS", "OVERWRITTEN", "DROPPED");
+	printf("%4s  %-20s %-26s %-16s %7s %10s %12s %10s  %s\n", "ID", "NAME",
+	       "SOURCE", "STATE", "BUFFER", "RECORDS", "OVERWRITTEN", "DROPPED",
+	       "SCOPE");
 	for (i = 0; i < n; i++) {
 		struct pp_event_desc desc;
-		char src[256], size[32];
+		char src[256], size[32], scope[PATH_MAX];
 		struct totals t;
 
 		/* Destroyed since listed: not there any more. */
@@ -460,10 +606,11 @@ static int cmd_list(int argc, char **argv)
 		sum(&desc, &t);
 		format_source(&desc.attr, src, sizeof(src));
 		format_size(desc.info.buffer_size, size, sizeof(size));
-		printf("%4u  %-20s %-26s %-16s %7s %10llu %12llu %10llu\n",
+		scope_str(&desc, scope, sizeof(scope));
+		printf("%4u  %-20s %-26s %-16s %7s %10llu %12llu %10llu  %s\n",
 		       desc.info.id, desc.info.name, src,
 		       state_str(desc.info.state), size, t.written,
-		       t.overwritten, t.dropped);
+		       t.overwritten, t.dropped, scope);
 		ctl_desc_free(&desc);
 	}
 	free(ids);
@@ -493,6 +640,28 @@ static int open_event(int argc, char **argv, struct pp_event_desc *desc,
 	return fd;
 }
 
+/* The scope line of info, with how a task scope is inherited. */
+static void print_scope(const struct pp_event_desc *desc)
+{
+	char scope[PATH_MAX], *exited;
+
+	scope_str(desc, scope, sizeof(scope));
+	if (desc->info.scope != PERF_PERSISTENT_SCOPE_TASK) {
+		printf("scope:         %s\n", scope);
+		return;
+	}
+	exited = strstr(scope, " exited");
+	if (exited)
+		*exited = '\0';
+	printf("scope:         %s%s, %s\n", scope, exited ? " (exited)" : "",
+	       !desc->attr.inherit ? "its threads at creation" :
+	       desc->attr.inherit_thread ? "inherited by threads" :
+	       "inherited by threads and children");
+	if (desc->attr.sigtrap)
+		printf("sigtrap:       SIGTRAP to the thread, si_perf_data 0x%llx\n",
+		       (unsigned long long)desc->attr.sig_data);
+}
+
 static int cmd_info(int argc, char **argv)
 {
 	struct pp_event_desc desc;
@@ -515,6 +684,7 @@ static int cmd_info(int argc, char **argv)
 	printf("source:        %s (type %u, config 0x%llx)\n", src,
 	       desc.attr.type, (unsigned long long)desc.attr.config);
 	printf("state:         %s\n", state_str(desc.info.state));
+	print_scope(&desc);
 	if (desc.attr.freq)
 		printf("sample freq:   %llu Hz\n",
 		       (unsigned long long)desc.attr.sample_freq);
@@ -535,7 +705,8 @@ static int cmd_info(int argc, char **argv)
 	printf("records:       %llu written, %llu held, %llu overwritten, %llu dropped, %llu bytes\n",
 	       t.written, t.written - t.overwritten, t.overwritten, t.dropped,
 	       t.bytes);
-	printf("count:         %llu\n", t.count);
+	printf("count:         %llu\n",
+	       desc.info.scope ? (unsigned long long)desc.info.count : t.count);
 	if (desc.info.state & PERF_PERSISTENT_STATE_TRIGGER) {
 		char line[1024], names[400];
 		unsigned long long count = 0, after = 0;
@@ -1208,8 +1379,9 @@ static int cmd_help(int argc, char **argv);
 
 static const struct verb verbs[] = {
 	{ "create", cmd_create,
-	  "[-n NAME] [-m SIZE] [-s FIELDS] [-c PERIOD] [-d] EVENT",
-	  "create a persistent event recording EVENT on every CPU\n"
+	  "[-n NAME] [-m SIZE] [-s FIELDS] [-c PERIOD] [-d] [--pid PID | --cgroup PATH] EVENT [-- CMD...]",
+	  "create a persistent event recording EVENT on every CPU, or of a\n"
+	  "    process tree or a cgroup\n"
 	  "    EVENT           system:name (tracepoint), a software or hardware event\n"
 	  "                    (cpu-clock, context-switches, cycles, ...),\n"
 	  "                    mem:ADDR[/LEN][:rwx] (breakpoint) or rNNN (raw)\n"
@@ -1232,7 +1404,17 @@ static const struct verb verbs[] = {
 	  "                            to the kernel log (script --from-log)\n"
 	  "    --perf-path             record through perf's kernel counters, not\n"
 	  "                            the module's own probe (the direct path, the\n"
-	  "                            default for the tracepoints it covers)" },
+	  "                            default for the tracepoints it covers)\n"
+	  "    -p, --pid PID           only process PID, its threads, and the\n"
+	  "                            threads and children they start\n"
+	  "    --no-inherit            with --pid or CMD: only the threads the\n"
+	  "                            process has when the event is created\n"
+	  "    -G, --cgroup PATH       only the tasks of a cgroup v2 and its\n"
+	  "                            descendants: its directory, or its path from\n"
+	  "                            the cgroup2 root (/system.slice/x.service)\n"
+	  "    -- CMD...               run CMD recorded from its exec on, with\n"
+	  "                            what it starts; exit with its status and\n"
+	  "                            leave the event detached" },
 	{ "list", cmd_list, "",
 	  "one line per persistent event: id, name, source, state, per-CPU\n"
 	  "    buffer size, records written, overwritten and dropped" },
