@@ -16,8 +16,15 @@
  *                comm-no-id (without) exclude-kernel
  *                bad-attr bad-struct cmd-size=N (the command's size bits, as
  *                a program built with a struct of N bytes computes it)
+ *                scopes: pid=N (TASK) cgroup=PATH (CGROUP by path, from
+ *                the cgroup2 root) cgroup-fd=DIR (CGROUP, an fd of DIR)
+ *                scope=N target=N (raw) cgroup-path=bad (pointer nowhere)
+ *                inherit inherit-thread remove-on-exec enable-on-exec
+ *                sigtrap=DATA (sig_data) wakeup=N (wakeup_events)
  *   destroy|detach|attach|pause|resume|watch X     X: an id or a name
- *   info X            prints key=value lines
+ *   watch-raw N       WATCH with the argument N as given
+ *   info X            prints key=value lines (scope, target, cgroup_id and
+ *                     count among them)
  *   list              prints the ids
  *   info-raw X size=N|reserved|bad-stats|cmd-size=N  INFO, doctored
  *   list-raw size=N|no-ids|cmd-size=N                LIST, doctored
@@ -30,6 +37,7 @@
  *                     filter-ptr=bad text=STRING text-long reserved
  *   ioctl NUM         an arbitrary ioctl number with a zero argument
  *   sleep SECONDS | hold (until a signal) | drop-caps | setuid UID | close
+ *   drop-cap N        drop capability N only
  *   drain             prints its line, then waits until the terminal on
  *                     standard output has sent everything written to it
  *                     (a guest about to panic: its console's last lines)
@@ -220,7 +228,7 @@ static int cmd_create(char **argv, int argc)
 	if (attr->type == PERF_TYPE_TRACEPOINT)
 		attr->sample_type |= PERF_SAMPLE_RAW;
 
-	for (i = 2; i < argc && strchr("bdpfstarcue", argv[i][0]); i++) {
+	for (i = 2; i < argc && strchr("bdpfstarcueiw", argv[i][0]); i++) {
 		const char *o = argv[i], *v = strchr(o, '=');
 
 		v = v ? v + 1 : "";
@@ -262,6 +270,35 @@ static int cmd_create(char **argv, int argc)
 			attr->use_clockid = 1, attr->clockid = 1;	/* MONOTONIC */
 		else if (!strncmp(o, "cmd-size=", 9))
 			req = sized(req, num(v));
+		else if (!strncmp(o, "pid=", 4))
+			c->scope = PERF_PERSISTENT_SCOPE_TASK, c->target = num(v);
+		else if (!strncmp(o, "cgroup=", 7)) {
+			c->scope = PERF_PERSISTENT_SCOPE_CGROUP;
+			c->target = -1;
+			c->cgroup_path = (unsigned long)v;
+		} else if (!strncmp(o, "cgroup-fd=", 10)) {
+			c->scope = PERF_PERSISTENT_SCOPE_CGROUP;
+			c->target = open(v, O_RDONLY | O_CLOEXEC);
+			if (c->target < 0)
+				usage("cgroup-fd: cannot open");
+		} else if (!strcmp(o, "cgroup-path=bad"))
+			c->cgroup_path = 16;
+		else if (!strncmp(o, "scope=", 6))
+			c->scope = num(v);
+		else if (!strncmp(o, "target=", 7))
+			c->target = strtol(v, NULL, 0);
+		else if (!strcmp(o, "inherit"))
+			attr->inherit = 1;
+		else if (!strcmp(o, "inherit-thread"))
+			attr->inherit_thread = 1;
+		else if (!strcmp(o, "remove-on-exec"))
+			attr->remove_on_exec = 1;
+		else if (!strcmp(o, "enable-on-exec"))
+			attr->enable_on_exec = 1;
+		else if (!strncmp(o, "sigtrap=", 8))
+			attr->sigtrap = 1, attr->sig_data = num(v);
+		else if (!strncmp(o, "wakeup=", 7))
+			attr->wakeup_events = num(v);
 		else
 			break;
 		used++;
@@ -310,6 +347,9 @@ static void cmd_info(const char *x)
 	printf("type=%u\nconfig=%llu\nsample_type=0x%llx\n", attr.type,
 	       (unsigned long long)attr.config,
 	       (unsigned long long)attr.sample_type);
+	printf("scope=%u\ntarget=%d\ncgroup_id=%llu\ncount=%llu\n", info.scope,
+	       info.target, (unsigned long long)info.cgroup_id,
+	       (unsigned long long)info.count);
 	for (i = 0; i < info.nr_cpus && i < 64; i++) {
 		printf("cpu%u online=%u written=%llu overwritten=%llu dropped=%llu bytes=%llu count=%llu held=%llu\n",
 		       cs[i].cpu, cs[i].online,
@@ -489,6 +529,21 @@ static void drop_caps(void)
 	       syscall(SYS_capset, &hdr, data) ? errname(errno) : "OK");
 }
 
+/* Drop capability @cap only, keeping the others. */
+static void drop_cap(unsigned int cap)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data) == 0) {
+		data[cap / 32].effective &= ~(1U << (cap % 32));
+		data[cap / 32].permitted &= ~(1U << (cap % 32));
+		data[cap / 32].inheritable &= ~(1U << (cap % 32));
+	}
+	printf("drop-cap %u: %s\n", cap,
+	       syscall(SYS_capset, &hdr, data) ? errname(errno) : "OK");
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -572,6 +627,11 @@ int main(int argc, char **argv)
 			id_cmd(c, PERF_PERSISTENT_IOC_RESUME, x);
 		else if (!strcmp(c, "watch"))
 			id_cmd(c, PERF_PERSISTENT_IOC_WATCH, x);
+		else if (!strcmp(c, "watch-raw"))
+			printf("watch-raw %s: %s\n", x,
+			       control() < 0 ||
+			       ioctl(ctl, PERF_PERSISTENT_IOC_WATCH, num(x)) ?
+			       errname(errno) : "OK");
 		else if (!strcmp(c, "info"))
 			cmd_info(x);
 		else if (!strcmp(c, "list-raw"))
@@ -580,6 +640,8 @@ int main(int argc, char **argv)
 			printf("ioctl %s: %s\n", x,
 			       control() < 0 || ioctl(ctl, num(x), 0) ?
 			       errname(errno) : "OK");
+		else if (!strcmp(c, "drop-cap"))
+			drop_cap(num(x));
 		else if (!strcmp(c, "sleep"))
 			sleep(num(x));
 		else if (!strcmp(c, "setuid"))

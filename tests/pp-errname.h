@@ -29,6 +29,8 @@ static inline const char *errname(int e)
 	case ENOMEM: return "ENOMEM";
 	case ENODEV: return "ENODEV";
 	case ESRCH: return "ESRCH";
+	case EBADF: return "EBADF";
+	case ENOTDIR: return "ENOTDIR";
 	case EAGAIN: return "EAGAIN";
 	}
 	snprintf(buf, sizeof(buf), "errno%d", e);

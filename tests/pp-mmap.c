@@ -5,7 +5,8 @@
  * from data_head towards older records.
  *
  *   pp-mmap ID CPU [pause]       print the records held, newest first, one
- *                                line each; with "pause", PAUSE/RESUME around
+ *                                line each (" comm" marks a COMM record,
+ *                                " addr=" an ADDR); with "pause", PAUSE/RESUME around
  *                                the walk for a consistent snapshot
  *   pp-mmap ID CPU flood SECONDS [PERIOD]
  *                                read without pausing while a source floods;
@@ -77,6 +78,10 @@ static void print_records(void)
 		       (unsigned long long)d.time, d.cpu, d.pid, d.tid,
 		       (unsigned long long)d.ip, (unsigned long long)d.id,
 		       d.size);
+		if (d.type == PERF_RECORD_COMM)
+			printf(" comm");
+		else if (ext->sample_type & PERF_SAMPLE_ADDR)
+			printf(" addr=0x%llx", (unsigned long long)d.addr);
 		/* the 4th u64 of the payload: mce_record's status */
 		if (d.raw && d.raw_size >= 32)
 			printf(" raw_u64_3=0x%llx",

@@ -11,6 +11,9 @@
  *                           polls, reads and prints each notice
  *                           ("notice id=N what=W"), and a non-blocking
  *                           read after them prints "again: EAGAIN"
+ *   pp-notify ID overflow   the same, watching with
+ *                           PERF_PERSISTENT_WATCH_OVERFLOW: notices of
+ *                           records stored too
  *   pp-notify ID small      read into an 8-byte buffer (prints its errno)
  *   pp-notify 0 unwatched   read a file that watches nothing (errno)
  *   pp-notify ID empty      non-blocking read with no notice (errno)
@@ -61,7 +64,7 @@ int main(int argc, char **argv)
 	char small[8];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: pp-notify ID [small|unwatched|empty]\n");
+		fprintf(stderr, "usage: pp-notify ID [overflow|small|unwatched|empty]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -75,7 +78,9 @@ int main(int argc, char **argv)
 		printf("read: %s\n", read(fd, n, sizeof(n)) < 0 ? errname(errno) : "OK");
 		return 0;
 	}
-	if (ioctl(fd, PERF_PERSISTENT_IOC_WATCH, id)) {
+	if (ioctl(fd, PERF_PERSISTENT_IOC_WATCH,
+		  id | (argc > 2 && !strcmp(argv[2], "overflow") ?
+			PERF_PERSISTENT_WATCH_OVERFLOW : 0))) {
 		printf("watch: %s\n", errname(errno));
 		return 1;
 	}

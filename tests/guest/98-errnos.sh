@@ -161,6 +161,41 @@ check_eq "sysfs shows its text" "targets=$keep count=1 after=0 fired=0 filter=x"
 pp-ctl destroy rawsrc >/dev/null
 check_eq "refused triggers leave none behind" "" "$(pp_stat keep trigger)"
 
+# Scopes (91-scopes): a task target is $holder, a live process.
+cg=/sys/fs/cgroup
+grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
+mkdir -p $cg/pp-scope
+sh -c 'true & echo $! >/tmp/zombie; exec sleep 1000' &
+zparent=$!
+pp_wait_until -- grep -q '^State:.*Z' "/proc/$(cat /tmp/zombie 2>/dev/null)/status"
+bp=bp=0x1000:8:w
+row E100 EINVAL pp-ctl create b sw=1 detached scope=3
+row E101 EINVAL pp-ctl create b sw=1 detached target=$holder
+row E102 EINVAL pp-ctl create b sw=1 detached scope=1 target=0
+row E103 ESRCH pp-ctl create b sw=1 detached pid=99999
+row E104 EINVAL pp-ctl create b sw=1 detached pid=$holder cgroup-path=bad
+row E105 EBADF pp-ctl create b sw=1 detached cgroup-fd=/tmp
+row E106 ENOENT pp-ctl create b sw=1 detached cgroup=/pp-no-such
+row E107 EINVAL pp-ctl create b sw=1 detached scope=2 target=-1
+row E108 EFAULT pp-ctl create b sw=1 detached scope=2 target=-1 cgroup-path=bad
+row E109 EINVAL pp-ctl create b sw=1 detached pid=$holder inherit-thread
+row E110 EINVAL pp-ctl create b sw=1 detached pid=$holder remove-on-exec enable-on-exec
+row E111 EINVAL pp-ctl create b $bp detached pid=$holder sigtrap=1
+row E112 EINVAL pp-ctl create b sw=1 detached remove-on-exec
+row E113 EPERM pp-ctl drop-cap 5 create b $bp detached pid=$holder remove-on-exec sigtrap=1
+row E114 EINVAL pp-ctl create b bp=0xffffffff81000000:8:w detached pid=$holder inherit
+row E115 EPERM pp-ctl drop-caps create b sw=1 detached pid=$holder
+row E116 EINVAL pp-ctl watch-raw 0x200000000
+row E117 ENOTDIR pp-ctl create b sw=1 detached cgroup=/pp-scope/cgroup.procs
+row E118 ESRCH pp-ctl create b sw=1 detached pid=$(cat /tmp/zombie)
+row E119 EINVAL pp-ctl create b sw=1 detached cgroup-fd=$cg/pp-scope cgroup-path=bad
+kill $zparent
+wait $zparent 2>/dev/null
+rmdir $cg/pp-scope
+check_match "the sigtrap refused without CAP_KILL is taken with it" "OK id=" \
+	"$(pp-ctl create sigok $bp detached pid=$holder remove-on-exec sigtrap=1)"
+pp-ctl destroy sigok >/dev/null
+
 kill $holder
 wait $holder
 pp-ctl destroy keep destroy late >/dev/null

@@ -1,0 +1,229 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Scopes: persistent events of one process tree or one cgroup, and the
+# seeds' signals.  A process with a thread it had before the event, then
+# new threads, children and a grandchild (tests/pp-tree.c), watched
+# through getppid() by a task-scoped event its creator left detached:
+# every task's records with inherit, the existing threads' without, the
+# threads' only with inherit_thread; the target's exit shown as "exited"
+# with its history kept, readers attached across it.  A process-wide
+# watchpoint with sigtrap signals each thread that writes, with
+# si_perf_data, not the child inherit_thread leaves out, and not after
+# exec (remove_on_exec).  SIGIO on overflow to a subscriber's process
+# group, every wakeup_events-th record.  A cgroup-scoped event, by path and
+# by fd, on perf's path and the direct path, keeps only its cgroup's
+# tasks.  perf persistent create --pid, --cgroup and -- CMD.  The errnos
+# are rows E100-E117 of 98-errnos.
+. ./lib.sh
+
+pp_load
+ncpus=$(nproc)
+before=$(ls "$PP_SYS/events")
+
+# tids NAME: the tids of NAME's samples, one per line, sorted.
+tids() {
+	_id=$(pp_stat "$1" id)
+	_c=0
+	while [ $_c -lt "$ncpus" ]; do
+		pp-mmap "$_id" $_c
+		_c=$((_c + 1))
+	done | grep -v ' comm$' | sed -n 's/^record .* tid=\([0-9]*\) .*/\1/p' | sort -n
+}
+
+# started FILE: the tids the tree printed, sorted.
+started() {
+	sed -n 's/^task tid=\([0-9]*\) .*/\1/p' "$1" | sort -n
+}
+
+# tree NAME N OPTIONS...: run pp-tree tree N watched by task-scoped event
+# NAME (created detached with OPTIONS by a pp-ctl that exits), to its end.
+tree() {
+	_name=$1 _n=$2
+	shift 2
+	pp-tree tree "$_n" >/tmp/$_name.tree 2>&1 &
+	_tp=$!
+	pp_wait_grep '^ready pid=' /tmp/$_name.tree
+	pp-ctl create "$_name" tp=syscalls:sys_enter_getppid pid=$_tp "$@" \
+		detached >/tmp/$_name.create
+	check_grep "$_name: created for pid $_tp" "^create $_name: OK" /tmp/$_name.create
+	check_eq "$_name: scope in sysfs" "task $_tp" "$(pp_stat "$_name" scope)"
+	check_eq "$_name: the creator is gone, the event stays detached" detached \
+		"$(pp_stat "$_name" state)"
+	kill -USR1 $_tp
+	wait $_tp
+	check_eq "$_name: the tree ran" 0 $?
+}
+
+# ---- inherit: every thread and child --------------------------------------
+tree all 3 inherit
+check_eq "all: six tasks ran" 6 "$(started /tmp/all.tree | wc -l)"
+check_eq "all: records of every task, threads and children, 3 each" \
+	"$(started /tmp/all.tree | sed 'p;p')" "$(tids all)"
+check_eq "all: 18 records" 18 "$(pp_stat all written)"
+check "all: state exited once the target has" pp_wait_until -- \
+	test "$(pp_stat all state)" = "detached exited"
+check_eq "all: scope says exited" "task $(sed -n 's/^ready pid=//p' /tmp/all.tree) exited" \
+	"$(pp_stat all scope)"
+pp-ctl info all >/tmp/all.info
+check_eq "info: scope TASK" 1 "$(pp_field scope /tmp/all.info)"
+check_eq "info: target" "$(sed -n 's/^ready pid=//p' /tmp/all.tree)" "$(pp_field target /tmp/all.info)"
+check_eq "info: count, the exited children's included" 18 "$(pp_field count /tmp/all.info)"
+check_eq "info: state has EXITED (0x80)" 128 $(($(pp_field state /tmp/all.info) & 0x80))
+check_eq "info: the history stays after the exit" 18 "$(pp_field written /tmp/all.info)"
+
+# ---- no inherit: the threads it had --------------------------------------
+tree own 2
+check_eq "own: records of the two threads it had, not of later tasks" \
+	"$(grep -E ' (main|first-thread)$' /tmp/own.tree | sed 's/^task tid=\([0-9]*\) .*/\1/' | sort -n | sed p)" \
+	"$(tids own)"
+
+# ---- inherit_thread: threads, not children --------------------------------
+tree thr 2 inherit inherit-thread
+check_eq "thr: records of its threads, none of its children" \
+	"$(grep -E ' (main|first-thread|new-thread)$' /tmp/thr.tree | sed 's/^task tid=\([0-9]*\) .*/\1/' | sort -n | sed p)" \
+	"$(tids thr)"
+for e in all own thr; do pp-ctl destroy $e >/dev/null; done
+
+# ---- readers attached while the target exits ------------------------------
+pp-tree tree 2 >/tmp/rd.tree 2>&1 &
+tp=$!
+pp_wait_grep '^ready pid=' /tmp/rd.tree
+pp-ctl create rdx tp=syscalls:sys_enter_getppid pid=$tp inherit detached >/dev/null
+perf record -a -R -o /tmp/rd.data -e persistent/rdx/ -- \
+	pp-read-window rdx "$ncpus" 12 "kill -USR1 $tp" >/tmp/rd.out 2>&1
+check_eq "perf record -a of a task-scoped event across its target's exit" 0 $? ||
+	{ sed 's/^/#   /' /tmp/rd.out; kill -USR1 $tp; }
+wait $tp
+check "rdx: exited" pp_wait_until -- test "$(pp_stat rdx state)" = "detached exited"
+pp-perfdata /tmp/rd.data "$(cat $PP_SYS/type)" >/tmp/rd.samples
+check_eq "the reader received every task's records" \
+	"$(started /tmp/rd.tree | sed p)" \
+	"$(sed -n 's/.* orig_tid=\([0-9]*\) .*/\1/p' /tmp/rd.samples | sort -n)"
+check_eq "a reader after the exit gets the history" 12 \
+	"$(perf persistent script rdx 2>/dev/null | grep -c getppid)"
+pp-ctl destroy rdx >/dev/null
+
+# ---- a process-wide watchpoint with sigtrap (seeds 002, 004) ---------------
+pp-tree watch >/tmp/w.out 2>&1 &
+wp=$!
+pp_wait_grep '^ready pid=' /tmp/w.out
+addr=$(sed -n 's/^ready pid=[0-9]* addr=//p' /tmp/w.out)
+pp-ctl create wp bp=$addr:8:w pid=$wp inherit inherit-thread remove-on-exec \
+	sigtrap=0xfeed sample=0x1040f detached >/tmp/w.create
+check_grep "watchpoint with sigtrap: created" "^create wp: OK" /tmp/w.create
+kill -USR1 $wp
+wait $wp
+check_eq "the watched process ran" 0 $?
+sed 's/^/# /' /tmp/w.out
+for role in first-thread new-thread main; do
+	t=$(sed -n "s/^write tid=\([0-9]*\) $role$/\1/p" /tmp/w.out)
+	check_grep "SIGTRAP to the $role that wrote, with si_perf_data, the address, TRAP_PERF and PERF_TYPE_BREAKPOINT" \
+		"^sigtrap tid=$t code=6 data=0xfeed addr=$addr type=5$" /tmp/w.out
+done
+check_grep "no SIGTRAP to the child: inherit_thread covers threads only" "^nosig tid=[0-9]+ child$" /tmp/w.out
+check_grep "no SIGTRAP after exec: remove_on_exec" "^nosig tid=[0-9]+ after-exec$" /tmp/w.out
+check_eq "three hits recorded, the threads' (sigtrap keeps the record)" \
+	"$(sed -n 's/^write tid=\([0-9]*\) \(first-thread\|new-thread\|main\)$/\1/p' /tmp/w.out | sort -n)" \
+	"$(tids wp)"
+check_eq "the records hold the watched address (ADDR)" 3 \
+	"$(c=0; while [ $c -lt "$ncpus" ]; do pp-mmap "$(pp_stat wp id)" $c; c=$((c + 1)); done | grep -c "addr=$addr")"
+pp-ctl destroy wp >/dev/null
+
+# ---- SIGIO on overflow to a subscriber and its child (seed 000) ------------
+pp-tree calls 5 >/tmp/ov.out 2>&1 &
+op=$!
+pp_wait_grep '^ready pid=' /tmp/ov.out
+pp-ctl create ov tp=syscalls:sys_enter_getppid pid=$op wakeup=3 detached >/dev/null
+ov=$(pp_stat ov id)
+pp-notify "$ov" overflow >/tmp/ov.notify 2>&1 &
+np=$!
+pp_wait_grep '^armed' /tmp/ov.notify
+kill -USR1 $op
+wait $op
+wait $np
+check_eq "overflow: the subscriber and its child both got SIGIO" 0 $?
+sed 's/^/# /' /tmp/ov.notify
+check_grep "SIGIO: the subscriber" "^parent: SIGIO$" /tmp/ov.notify
+check_grep "SIGIO: the child that inherited the file" "^child: SIGIO$" /tmp/ov.notify
+check_eq "5 records, wakeup_events 3: one overflow notice" 1 \
+	"$(grep -c "^notice id=$ov what=4 " /tmp/ov.notify)"
+check_grep "then nothing" "^again: EAGAIN$" /tmp/ov.notify
+check_eq "the subscriber does not hold the event" "detached exited" "$(pp_stat ov state)"
+pp-ctl destroy ov >/dev/null
+
+# ---- cgroup scope ----------------------------------------------------------
+cg=/sys/fs/cgroup
+mkdir -p $cg
+grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
+mkdir -p $cg/ppa/sub $cg/ppb
+pp-ctl create cgp tp=syscalls:sys_enter_getppid cgroup=/ppa detached >/dev/null
+pp-ctl create cgf tp=syscalls:sys_enter_getppid cgroup-fd=$cg/ppa detached >/dev/null
+pp-ctl create cgd tp=raw_syscalls:sys_enter cgroup=/ppa detached >/dev/null
+pp-ctl create cgq tp=raw_syscalls:sys_enter cgroup=/ppa flags=0x5 >/dev/null
+check_eq "cgroup by path: scope in sysfs" "cgroup /ppa" "$(pp_stat cgp scope)"
+check_eq "cgroup by fd: scope in sysfs" "cgroup /ppa" "$(pp_stat cgf scope)"
+check_eq "raw_syscalls:sys_enter in a cgroup scope: the direct path" direct "$(pp_stat cgd path)"
+check_eq "... and with PERF_PATH: perf's" perf "$(pp_stat cgq path)"
+pp-ctl info cgp >/tmp/cgp.info
+check_eq "info: scope CGROUP" 2 "$(pp_field scope /tmp/cgp.info)"
+check_eq "info: the cgroup's id, its directory's inode" "$(stat -c %i $cg/ppa)" \
+	"$(pp_field cgroup_id /tmp/cgp.info)"
+pp-tree calls 4 $cg/ppa/sub >/tmp/in.out 2>&1 &
+ip=$!
+pp-tree calls 5 $cg/ppb >/tmp/out.out 2>&1 &
+op=$!
+pp_wait_grep '^ready pid=' /tmp/in.out
+pp_wait_grep '^ready pid=' /tmp/out.out
+kill -USR1 $ip $op
+wait $ip
+wait $op
+for e in cgp cgf; do
+	check_eq "$e: 4 records, all of the task in the cgroup's descendant" \
+		"$ip $ip $ip $ip" "$(tids $e | tr '\n' ' ' | sed 's/ $//')"
+done
+for e in cgd cgq; do
+	check_eq "$e: records only of the cgroup's task" "$ip" "$(tids $e | uniq)"
+done
+check "counts are the CPUs': the task outside counts too" \
+	test "$(pp-ctl info cgp | sed -n 's/^count=//p')" -ge 9
+for e in cgp cgf cgd cgq; do pp-ctl destroy $e >/dev/null; done
+
+# ---- the tool ---------------------------------------------------------------
+perf persistent create -n tl syscalls:sys_enter_getppid -- pp-tree tree 2 \
+	>/tmp/tl.out 2>&1 </dev/null &
+tlp=$!
+pp_wait_grep '^ready pid=' /tmp/tl.out
+check_grep "create -- CMD: says what it created" "^created tl \(id [0-9]+\)" /tmp/tl.out
+check_eq "create -- CMD: the event's target is CMD" "task $(sed -n 's/^ready pid=//p' /tmp/tl.out)" \
+	"$(pp_stat tl scope)"
+kill -USR1 "$(sed -n 's/^ready pid=//p' /tmp/tl.out)"
+wait $tlp
+check_eq "create -- CMD: exits with CMD's status (0)" 0 $?
+check_eq "create -- CMD: the event stays, detached" "detached exited" "$(pp_stat tl state)"
+check_eq "create -- CMD: CMD's tree recorded, from its exec on" \
+	"$(started /tmp/tl.out | sed p)" "$(tids tl)"
+perf persistent create -n tc syscalls:sys_enter_getppid -- sh -c 'exit 7' >/tmp/tc.out 2>&1
+check_eq "create -- CMD: exits with CMD's status (7)" 7 $?
+check_match "list: the task scope" " tc .* task [0-9]+ exited" "$(perf persistent list)"
+check_match "info: scope" "^scope: +task [0-9]+ \(exited\), inherited by threads and children$" \
+	"$(perf persistent info tc)"
+pp-tree calls 3 >/tmp/tp.out 2>&1 &
+tpp=$!
+pp_wait_grep '^ready pid=' /tmp/tp.out
+perf persistent create -d -n tpid --pid $tpp syscalls:sys_enter_getppid >/tmp/tpid.out 2>&1
+check_grep "create --pid" "^created tpid \(id [0-9]+\)" /tmp/tpid.out
+kill -USR1 $tpp
+wait $tpp
+check "--pid: its three records" pp_wait_stat tpid written 3
+perf persistent create -d -n tcg --cgroup /ppa syscalls:sys_enter_getppid >/tmp/tcg.out 2>&1
+check_grep "create --cgroup" "^created tcg \(id [0-9]+\)" /tmp/tcg.out
+check_match "info: cgroup scope" "^scope: +cgroup /ppa$" "$(perf persistent info tcg)"
+check_match "list: cgroup scope" " tcg .* cgroup /ppa" "$(perf persistent list)"
+for e in tl tc tpid tcg; do perf persistent destroy $e >/dev/null; done
+rmdir $cg/ppa/sub $cg/ppa $cg/ppb
+
+check_eq "every event of the suite gone" "$before" "$(ls "$PP_SYS/events")"
+check "the module unloads" pp_unload
+check "kernel log clean" pp_log_clean
+
+done_testing
