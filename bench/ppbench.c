@@ -12,7 +12,7 @@
  * every configuration, interleaved, REPS times; then the side measurements
  * (history replay, mmap reading, memory, create/destroy).  It prints a
  * table, the results as JSON and gnuplot data between marker lines, and
- * the four RATIO lines last.
+ * the five RATIO lines last.
  *
  * "insns" runs each configuration's loop once, for the instruction-counting
  * QEMU plugin (bench/insns.c): the loop marks its start and end with NOPs
@@ -35,6 +35,7 @@
 #include <linux/perf_persistent.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -239,6 +240,31 @@ static unsigned long long pp_fields = FIELDS;
 /* PERF_PERSISTENT_CREATE_* of the events created (persistent-perf: PERF_PATH). */
 static unsigned int pp_flags;
 
+/*
+ * The cgroup configurations: ppbench and its loops run in BENCH_CGROUP;
+ * the recorded events are scoped to it (every record kept: the filter's
+ * cost on top of the record's) or to OTHER_CGROUP, which has no task
+ * (every record filtered out: what a hit costs another container).
+ */
+#define CGROUP_ROOT	"/sys/fs/cgroup"
+#define BENCH_CGROUP	"/ppbench"
+#define OTHER_CGROUP	"/ppbench-other"
+static const char *pp_cgroup;
+
+static void cgroup_join(void)
+{
+	FILE *f;
+
+	mkdir(CGROUP_ROOT, 0755);
+	if (mount("none", CGROUP_ROOT, "cgroup2", 0, NULL) && errno != EBUSY)
+		die("mount cgroup2: %s", strerror(errno));
+	mkdir(CGROUP_ROOT BENCH_CGROUP, 0755);
+	mkdir(CGROUP_ROOT OTHER_CGROUP, 0755);
+	f = fopen(CGROUP_ROOT BENCH_CGROUP "/cgroup.procs", "w");
+	if (!f || fprintf(f, "%d\n", getpid()) < 0 || fclose(f))
+		die("joining " BENCH_CGROUP ": %s", strerror(errno));
+}
+
 static int pp_create(const char *name, const char *tp, int paused)
 {
 	struct perf_event_attr attr = {
@@ -256,6 +282,11 @@ static int pp_create(const char *name, const char *tp, int paused)
 	};
 
 	snprintf(c.name, sizeof(c.name), "%s", name);
+	if (pp_cgroup) {
+		c.scope = PERF_PERSISTENT_SCOPE_CGROUP;
+		c.target = -1;
+		c.cgroup_path = (unsigned long)pp_cgroup;
+	}
 	if (ioctl(ctl, PERF_PERSISTENT_IOC_CREATE, &c))
 		die("create %s on %s: %s", name, tp, strerror(errno));
 	if (paused && ioctl(ctl, PERF_PERSISTENT_IOC_PAUSE, c.id))
@@ -468,6 +499,14 @@ static void perf_path_setup(struct config *c)
 	pp_flags = 0;
 }
 
+/* The recorded events scoped to the loop's cgroup (0) or another (1). */
+static void cgroup_setup(struct config *c)
+{
+	pp_cgroup = c->arg ? OTHER_CGROUP : BENCH_CGROUP;
+	recorded_create(0);
+	pp_cgroup = NULL;
+}
+
 static void floor_setup(struct config *c)
 {
 	(void)c;
@@ -641,6 +680,10 @@ static struct config configs[] = {
 	       NULL),
 	CONFIG("floor", "persistent events, paused", floor_setup, floor_teardown,
 	       0, NULL),
+	CONFIG("cgroup", "persistent, scoped to the loop's cgroup",
+	       cgroup_setup, pp_teardown, 0, NULL),
+	CONFIG("cgroup-other", "persistent, scoped to another cgroup",
+	       cgroup_setup, pp_teardown, 1, NULL),
 	CONFIG("no-time", "persistent without the time field", fields_setup,
 	       pp_teardown, FIELDS & ~PERF_SAMPLE_TIME, NULL),
 	CONFIG("no-raw", "persistent without the raw payload", fields_setup,
@@ -1125,6 +1168,7 @@ int main(int argc, char **argv)
 	if (ctl < 0)
 		die(PERF_PERSISTENT_DEVICE ": %s", strerror(errno));
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	cgroup_join();
 
 	if (insns) {
 		if (!calls)
@@ -1158,5 +1202,7 @@ int main(int argc, char **argv)
 	printf("RATIO persistent/floor=%.3f\n",
 	       config("persistent")->med / config("floor")->med);
 	printf("RATIO live-readers-1-extra/perf-native=%.3f\n", live_extra_ratio());
+	printf("RATIO cgroup/persistent=%.3f\n",
+	       config("cgroup")->med / config("persistent")->med);
 	return 0;
 }

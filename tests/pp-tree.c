@@ -8,11 +8,13 @@
  *
  *   pp-tree tree N    a thread it has from the start, then after the
  *                     signal: a new thread, a child with a thread of its
- *                     own, and a child with a grandchild; every task calls
- *                     getppid() N times and prints "task tid=TID ROLE"
- *                     first.  "done" once all have exited.
+ *                     own, and a child with a grandchild; every task
+ *                     renames itself N times (prctl(PR_SET_NAME): the
+ *                     task:task_rename tracepoint, which every kernel
+ *                     has) and prints "task tid=TID ROLE" first.  "done"
+ *                     once all have exited.
  *   pp-tree calls N [CGROUP]
- *                     calls getppid() N times after the signal; with
+ *                     renames itself N times after the signal; with
  *                     CGROUP (a cgroup2 directory) it moves there first
  *   pp-tree watch     a watchpoint test: prints "addr=ADDR" (a long it
  *                     writes) in its ready line; after the signal its
@@ -32,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -73,7 +76,7 @@ static void make_calls(const char *role)
 
 	printf("task tid=%d %s\n", tid(), role);
 	for (i = 0; i < calls; i++)
-		syscall(SYS_getppid);
+		prctl(PR_SET_NAME, "pp-tree-call");
 }
 
 static void *thread_calls(void *role)

@@ -3,7 +3,7 @@
 # Scopes: persistent events of one process tree or one cgroup, and the
 # seeds' signals.  A process with a thread it had before the event, then
 # new threads, children and a grandchild (tests/pp-tree.c), watched
-# through getppid() by a task-scoped event its creator left detached:
+# through its renames (task:task_rename) by a task-scoped event its creator left detached:
 # every task's records with inherit, the existing threads' without, the
 # threads' only with inherit_thread; the target's exit shown as "exited"
 # with its history kept, readers attached across it.  A process-wide
@@ -43,7 +43,7 @@ tree() {
 	pp-tree tree "$_n" >/tmp/$_name.tree 2>&1 &
 	_tp=$!
 	pp_wait_grep '^ready pid=' /tmp/$_name.tree
-	pp-ctl create "$_name" tp=syscalls:sys_enter_getppid pid=$_tp "$@" \
+	pp-ctl create "$_name" tp=task:task_rename pid=$_tp "$@" \
 		detached >/tmp/$_name.create
 	check_grep "$_name: created for pid $_tp" "^create $_name: OK" /tmp/$_name.create
 	check_eq "$_name: scope in sysfs" "task $_tp" "$(pp_stat "$_name" scope)"
@@ -88,7 +88,7 @@ for e in all own thr; do pp-ctl destroy $e >/dev/null; done
 pp-tree tree 2 >/tmp/rd.tree 2>&1 &
 tp=$!
 pp_wait_grep '^ready pid=' /tmp/rd.tree
-pp-ctl create rdx tp=syscalls:sys_enter_getppid pid=$tp inherit detached >/dev/null
+pp-ctl create rdx tp=task:task_rename pid=$tp inherit detached >/dev/null
 perf record -a -R -o /tmp/rd.data -e persistent/rdx/ -- \
 	pp-read-window rdx "$ncpus" 12 "kill -USR1 $tp" >/tmp/rd.out 2>&1
 check_eq "perf record -a of a task-scoped event across its target's exit" 0 $? ||
@@ -100,7 +100,7 @@ check_eq "the reader received every task's records" \
 	"$(started /tmp/rd.tree | sed p)" \
 	"$(sed -n 's/.* orig_tid=\([0-9]*\) .*/\1/p' /tmp/rd.samples | sort -n)"
 check_eq "a reader after the exit gets the history" 12 \
-	"$(perf persistent script rdx 2>/dev/null | grep -c getppid)"
+	"$(perf persistent script rdx 2>/dev/null | grep -c task_rename)"
 pp-ctl destroy rdx >/dev/null
 
 # ---- a process-wide watchpoint with sigtrap (seeds 002, 004) ---------------
@@ -133,7 +133,7 @@ pp-ctl destroy wp >/dev/null
 pp-tree calls 5 >/tmp/ov.out 2>&1 &
 op=$!
 pp_wait_grep '^ready pid=' /tmp/ov.out
-pp-ctl create ov tp=syscalls:sys_enter_getppid pid=$op wakeup=3 detached >/dev/null
+pp-ctl create ov tp=task:task_rename pid=$op wakeup=3 detached >/dev/null
 ov=$(pp_stat ov id)
 pp-notify "$ov" overflow >/tmp/ov.notify 2>&1 &
 np=$!
@@ -156,8 +156,8 @@ cg=/sys/fs/cgroup
 mkdir -p $cg
 grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
 mkdir -p $cg/ppa/sub $cg/ppb
-pp-ctl create cgp tp=syscalls:sys_enter_getppid cgroup=/ppa detached >/dev/null
-pp-ctl create cgf tp=syscalls:sys_enter_getppid cgroup-fd=$cg/ppa detached >/dev/null
+pp-ctl create cgp tp=task:task_rename cgroup=/ppa detached >/dev/null
+pp-ctl create cgf tp=task:task_rename cgroup-fd=$cg/ppa detached >/dev/null
 pp-ctl create cgd tp=raw_syscalls:sys_enter cgroup=/ppa detached >/dev/null
 pp-ctl create cgq tp=raw_syscalls:sys_enter cgroup=/ppa flags=0x5 >/dev/null
 check_eq "cgroup by path: scope in sysfs" "cgroup /ppa" "$(pp_stat cgp scope)"
@@ -189,7 +189,7 @@ check "counts are the CPUs': the task outside counts too" \
 for e in cgp cgf cgd cgq; do pp-ctl destroy $e >/dev/null; done
 
 # ---- the tool ---------------------------------------------------------------
-perf persistent create -n tl syscalls:sys_enter_getppid -- pp-tree tree 2 \
+perf persistent create -n tl task:task_rename -- pp-tree tree 2 \
 	>/tmp/tl.out 2>&1 </dev/null &
 tlp=$!
 pp_wait_grep '^ready pid=' /tmp/tl.out
@@ -200,9 +200,11 @@ kill -USR1 "$(sed -n 's/^ready pid=//p' /tmp/tl.out)"
 wait $tlp
 check_eq "create -- CMD: exits with CMD's status (0)" 0 $?
 check_eq "create -- CMD: the event stays, detached" "detached exited" "$(pp_stat tl state)"
-check_eq "create -- CMD: CMD's tree recorded, from its exec on" \
-	"$(started /tmp/tl.out | sed p)" "$(tids tl)"
-perf persistent create -n tc syscalls:sys_enter_getppid -- sh -c 'exit 7' >/tmp/tc.out 2>&1
+check_eq "create -- CMD: CMD's tree recorded, from its exec on (its own rename at exec included)" \
+	"$(started /tmp/tl.out)" "$(tids tl | uniq)"
+check_eq "create -- CMD: 2 renames a task, and the exec's" 13 \
+	"$(tids tl | wc -l)"
+perf persistent create -n tc task:task_rename -- sh -c 'exit 7' >/tmp/tc.out 2>&1
 check_eq "create -- CMD: exits with CMD's status (7)" 7 $?
 check_match "list: the task scope" " tc .* task [0-9]+ exited" "$(perf persistent list)"
 check_match "info: scope" "^scope: +task [0-9]+ \(exited\), inherited by threads and children$" \
@@ -210,12 +212,12 @@ check_match "info: scope" "^scope: +task [0-9]+ \(exited\), inherited by threads
 pp-tree calls 3 >/tmp/tp.out 2>&1 &
 tpp=$!
 pp_wait_grep '^ready pid=' /tmp/tp.out
-perf persistent create -d -n tpid --pid $tpp syscalls:sys_enter_getppid >/tmp/tpid.out 2>&1
+perf persistent create -d -n tpid --pid $tpp task:task_rename >/tmp/tpid.out 2>&1
 check_grep "create --pid" "^created tpid \(id [0-9]+\)" /tmp/tpid.out
 kill -USR1 $tpp
 wait $tpp
 check "--pid: its three records" pp_wait_stat tpid written 3
-perf persistent create -d -n tcg --cgroup /ppa syscalls:sys_enter_getppid >/tmp/tcg.out 2>&1
+perf persistent create -d -n tcg --cgroup /ppa task:task_rename >/tmp/tcg.out 2>&1
 check_grep "create --cgroup" "^created tcg \(id [0-9]+\)" /tmp/tcg.out
 check_match "info: cgroup scope" "^scope: +cgroup /ppa$" "$(perf persistent info tcg)"
 check_match "list: cgroup scope" " tcg .* cgroup /ppa" "$(perf persistent list)"
