@@ -6,6 +6,8 @@
  * per online CPU (perf_event_create_kernel_counter() with our overflow
  * handler) and one buffer per CPU.  No process and no file descriptor keeps
  * it alive: the registry or an owning control file does (registry.h).
+ * A scope (scope.h) narrows whose activity it records: a process tree
+ * (task counters instead of CPU counters) or a cgroup (a filter).
  *
  * CPU hotplug.  Creating or releasing a counter may take cpus_read_lock()
  * (static keys of software events and tracepoints), which deadlocks inside a
@@ -19,6 +21,8 @@
  * Contexts:
  *   pp_event_overflow()          the source's overflow handler: any context
  *                                including NMI, on the counter's CPU
+ *   pp_event_task_overflow()     a task scope's: any context including NMI,
+ *                                on the CPU its task runs on
  *   pp_cpu_online/offline()      CPU-hotplug callbacks, hotplug lock held:
  *                                no lock of ours, no counter work
  *   everything else              process context
@@ -26,6 +30,9 @@
  * Lock order:
  *   pp_registry.lock -> ev->sync_lock -> cpu_hotplug_lock (taken inside
  *   perf while creating or releasing counters) -> perf's context locks
+ *   ev->sync_lock -> the target's signal->exec_update_lock (a task
+ *   scope's counters are created under it, scope.c) -> perf's locks, the
+ *   order perf_event_open() takes them in
  *   pp_registry.lock -> kernfs active references (sysfs removal waits for
  *   running show() calls; no show() takes pp_registry.lock or sync_lock)
  *

@@ -292,6 +292,26 @@ static int detach_held(int fd, const struct pp_event_desc *desc)
 	return pp_error("%s: its holder (pid %d) did not detach it", name, pid);
 }
 
+/*
+ * Split "ARGS... -- CMD...": @argc ends at the "--", *@cmd is CMD (NULL
+ * without one).  Non-zero (reported) for a "--" with no command after it.
+ */
+static int split_command(int *argc, char **argv, char ***cmd)
+{
+	int k;
+
+	*cmd = NULL;
+	for (k = 1; k < *argc; k++)
+		if (!strcmp(argv[k], "--")) {
+			*cmd = argv + k + 1;
+			*argc = k;
+			break;
+		}
+	if (*cmd && !**cmd)
+		return usage_error("no command after --");
+	return 0;
+}
+
 static bool name_ok(const char *name)
 {
 	size_t i, len = strlen(name);
@@ -389,7 +409,7 @@ static int cmd_create(int argc, char **argv)
 	char **cmd = NULL;
 	bool inherit = true;
 	pid_t cmd_pid = -1;
-	int pid = 0, go = -1, k;
+	int pid = 0, go = -1;
 	bool crash_dump = false, perf_path = false;
 	unsigned long long fields = 0, period = 0, freq = 0, size = 0;
 	const char *name = NULL;
@@ -400,14 +420,8 @@ static int cmd_create(int argc, char **argv)
 	int c, fd;
 
 	/* EVENT [-- CMD]: the command is not ours to parse. */
-	for (k = 1; k < argc; k++)
-		if (!strcmp(argv[k], "--")) {
-			cmd = argv + k + 1;
-			argc = k;
-			break;
-		}
-	if (cmd && !*cmd)
-		return usage_error("no command after --");
+	if (split_command(&argc, argv, &cmd))
+		return PP_EXIT_USAGE;
 	while ((c = next_opt(argc, argv, "n:m:s:c:F:dp:G:", opts)) != -1) {
 		switch (c) {
 		case 'n':
@@ -1060,20 +1074,14 @@ static int cmd_wait(int argc, char **argv)
 	char names[PERF_PERSISTENT_TRIGGER_MAX][PERF_PERSISTENT_NAME_MAX];
 	unsigned int ids[PERF_PERSISTENT_TRIGGER_MAX];
 	struct perf_persistent_notice notices[16];
-	int c, fd, i, nr = 0, k, timeout_ms = -1, ready = 0;
+	int c, fd, i, nr = 0, timeout_ms = -1, ready = 0;
 	char **cmd = NULL, *end;
 	double secs;
 	ssize_t len;
 
 	/* NAME... [-- CMD]: the command is not ours to parse. */
-	for (k = 1; k < argc; k++)
-		if (!strcmp(argv[k], "--")) {
-			cmd = argv + k + 1;
-			argc = k;
-			break;
-		}
-	if (cmd && !*cmd)
-		return usage_error("no command after --");
+	if (split_command(&argc, argv, &cmd))
+		return PP_EXIT_USAGE;
 	while ((c = next_opt(argc, argv, "", opts)) != -1) {
 		if (c != 't')
 			return PP_EXIT_USAGE;
