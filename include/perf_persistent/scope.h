@@ -58,22 +58,22 @@ int pp_scope_show(const struct pp_scope *s, char *buf, size_t len);
 
 /*
  * Is the record of the task running here one the scope keeps?  Only a
- * cgroup scope filters.  Any context, NMI included: the running task's
- * css_set is published and freed with RCU, and the ancestry test is a
- * load and a compare (cgroup_is_descendant()).
+ * cgroup scope filters.  Any context, NMI included, preemption off (a
+ * tracepoint's probe, an overflow handler): the running task's css_set
+ * is published with RCU and freed after a grace period, which waits for
+ * preemption-off sections since the RCU flavours were consolidated, so no
+ * rcu_read_lock() is needed (task_css_set()'s check accepts
+ * rcu_read_lock_sched_held()).  The ancestry test is a load and a
+ * compare (cgroup_is_descendant()); @cgrp is held by the scope.
  */
 static __always_inline bool pp_scope_admits(const struct pp_scope *s)
 {
 #ifdef CONFIG_CGROUPS
 	struct cgroup *cgrp = s->cgrp;
-	bool in;
 
 	if (likely(!cgrp))
 		return true;
-	rcu_read_lock();
-	in = task_under_cgroup_hierarchy(current, cgrp);
-	rcu_read_unlock();
-	return in;
+	return task_under_cgroup_hierarchy(current, cgrp);
 #else
 	return true;
 #endif
