@@ -38,6 +38,8 @@
  *   ioctl NUM         an arbitrary ioctl number with a zero argument
  *   sleep SECONDS | hold (until a signal) | drop-caps | setuid UID | close
  *   drop-cap N        drop capability N only
+ *   with-pidfd PID FD CMD...  open a pidfd of PID as fd FD and exec CMD
+ *                     (the rest of the arguments) with it
  *   drain             prints its line, then waits until the terminal on
  *                     standard output has sent everything written to it
  *                     (a guest about to panic: its console's last lines)
@@ -593,6 +595,17 @@ int main(int argc, char **argv)
 			sigsuspend(&old);
 			sigprocmask(SIG_SETMASK, &old, NULL);
 			continue;
+		}
+		if (!strcmp(c, "with-pidfd") && i + 3 < argc) {
+			int fd = syscall(SYS_pidfd_open, (int)num(argv[i + 1]), 0);
+
+			if (fd < 0 || dup2(fd, num(argv[i + 2])) < 0) {
+				printf("with-pidfd: %s\n", errname(errno));
+				return 1;
+			}
+			execvp(argv[i + 3], argv + i + 3);
+			printf("with-pidfd: %s\n", errname(errno));
+			return 1;
 		}
 		if (!strcmp(c, "drop-caps")) {
 			drop_caps();

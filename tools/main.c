@@ -373,17 +373,51 @@ static int start_go(const char *what, pid_t pid, int go, bool run)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* A pid of --pid: a positive number. */
-static int parse_pid(const char *s, int *pid)
+/*
+ * The pid pidfd @fd refers to, from /proc/self/fdinfo (no exported kernel
+ * helper takes a pidfd): > 0, or -1 with the reason reported.
+ */
+static int pidfd_pid(int fd)
+{
+	char path[64], line[128];
+	int pid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return pp_error("--pidfd %d: %s", fd, strerror(errno)), -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Pid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	if (pid == -1)
+		return pp_error("--pidfd %d: the process has exited", fd), -1;
+	if (pid <= 0)
+		return pp_error("--pidfd %d: not a pidfd of a process in this pid namespace",
+				fd), -1;
+	return pid;
+}
+
+/* Has the process of pidfd @fd exited?  (It is readable then.) */
+static bool pidfd_exited(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLIN | POLLHUP));
+}
+
+/* A pid (@min 1) or an fd (@min 0): a decimal number. */
+static int parse_id(const char *s, long min, const char *what, int *out)
 {
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v <= 0 || v > INT_MAX)
-		return usage_error("bad pid '%s'", s);
-	*pid = v;
+	if (errno || end == s || *end || v < min || v > INT_MAX)
+		return usage_error("bad %s '%s'", what, s);
+	*out = v;
 	return 0;
 }
 
@@ -402,6 +436,7 @@ static int cmd_create(int argc, char **argv)
 		{ "pid",	 required_argument, NULL, 'p' },
 		{ "cgroup",	 required_argument, NULL, 'G' },
 		{ "no-inherit",	 no_argument,	    NULL, 'I' },
+		{ "pidfd",	 required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct perf_persistent_create cr = { .size = sizeof(cr) };
@@ -409,7 +444,7 @@ static int cmd_create(int argc, char **argv)
 	char **cmd = NULL;
 	bool inherit = true;
 	pid_t cmd_pid = -1;
-	int pid = 0, go = -1;
+	int pid = 0, go = -1, pidfd = -1, targets = 0;
 	bool crash_dump = false, perf_path = false;
 	unsigned long long fields = 0, period = 0, freq = 0, size = 0;
 	const char *name = NULL;
@@ -428,11 +463,21 @@ static int cmd_create(int argc, char **argv)
 			name = optarg;
 			break;
 		case 'p':
-			if (parse_pid(optarg, &pid))
+			if (parse_id(optarg, 1, "pid", &pid))
 				return PP_EXIT_USAGE;
+			targets++;
 			break;
 		case 'G':
 			cgroup = optarg;
+			targets++;
+			break;
+		case 'f':
+			if (parse_id(optarg, 0, "pidfd", &pidfd))
+				return PP_EXIT_USAGE;
+			pid = pidfd_pid(pidfd);
+			if (pid < 0)
+				return 1;
+			targets++;
 			break;
 		case 'I':
 			inherit = false;
@@ -480,8 +525,8 @@ static int cmd_create(int argc, char **argv)
 		return PP_EXIT_USAGE;
 	if (have_period && have_freq)
 		return usage_error("-c and -F exclude each other");
-	if ((pid != 0) + !!cgroup + !!cmd > 1)
-		return usage_error("--pid, --cgroup and -- CMD exclude each other");
+	if (targets + !!cmd > 1)
+		return usage_error("--pid, --pidfd, --cgroup and -- CMD exclude each other");
 	if (!inherit && !pid && !cmd)
 		return usage_error("--no-inherit needs --pid or -- CMD");
 	if (name && !name_ok(name)) {
@@ -573,6 +618,16 @@ static int cmd_create(int argc, char **argv)
 		if (cmd)
 			start_go(cmd[0], cmd_pid, go, false);
 		return 1;
+	}
+	/*
+	 * The pid was read from the pidfd before CREATE: if the process is
+	 * alive now, the pid was still its own then.
+	 */
+	if (pidfd >= 0 && pidfd_exited(pidfd)) {
+		ctl_ioctl(fd, PERF_PERSISTENT_IOC_DESTROY, cr.id);
+		close(fd);
+		return pp_error("creating '%s': the process of pidfd %d has exited",
+				name, pidfd);
 	}
 	if (cmd) {
 		printf("created %s (id %u): recording %s and what it starts\n",
@@ -1415,6 +1470,7 @@ static const struct verb verbs[] = {
 	  "                            default for the tracepoints it covers)\n"
 	  "    -p, --pid PID           only process PID, its threads, and the\n"
 	  "                            threads and children they start\n"
+	  "    --pidfd FD              as --pid, for the process of pidfd FD\n"
 	  "    --no-inherit            with --pid or CMD: only the threads the\n"
 	  "                            process has when the event is created\n"
 	  "    -G, --cgroup PATH       only the tasks of a cgroup v2 and its\n"

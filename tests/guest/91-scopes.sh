@@ -12,7 +12,7 @@
 # exec (remove_on_exec).  SIGIO on overflow to a subscriber's process
 # group, every wakeup_events-th record.  A cgroup-scoped event, by path and
 # by fd, on perf's path and the direct path, keeps only its cgroup's
-# tasks.  perf persistent create --pid, --cgroup and -- CMD.  The errnos
+# tasks.  perf persistent create --pid, --pidfd, --cgroup and -- CMD.  The errnos
 # are rows E100-E117 of 98-errnos.
 . ./lib.sh
 
@@ -217,11 +217,31 @@ check_grep "create --pid" "^created tpid \(id [0-9]+\)" /tmp/tpid.out
 kill -USR1 $tpp
 wait $tpp
 check "--pid: its three records" pp_wait_stat tpid written 3
+pp-tree calls 2 >/tmp/pf.out 2>&1 &
+pfp=$!
+pp_wait_grep '^ready pid=' /tmp/pf.out
+pp-ctl with-pidfd $pfp 9 perf persistent create -d -n tpfd --pidfd 9 task:task_rename \
+	>/tmp/tpfd.out 2>&1
+check_grep "create --pidfd: a pidfd the tool inherited" "^created tpfd \(id [0-9]+\)" /tmp/tpfd.out
+check_eq "--pidfd: the pidfd's process is the target" "task $pfp" "$(pp_stat tpfd scope)"
+kill -USR1 $pfp
+wait $pfp
+check "--pidfd: its records" pp_wait_stat tpfd written 2
+sh -c 'true & echo $! >/tmp/zombie-91; exec sleep 1000' &
+zparent=$!
+pp_wait_until -- grep -q '^State:.*Z' "/proc/$(cat /tmp/zombie-91 2>/dev/null)/status"
+pp-ctl with-pidfd "$(cat /tmp/zombie-91)" 9 perf persistent create -d -n tz --pidfd 9 \
+	task:task_rename >/tmp/tz.out 2>&1
+check_eq "--pidfd of an exited process: refused" 1 $?
+check_grep "... saying so" "(has exited|no process)" /tmp/tz.out
+check "... leaving no event" test ! -e "$PP_SYS/events/tz"
+kill $zparent
+wait $zparent 2>/dev/null
 perf persistent create -d -n tcg --cgroup /ppa task:task_rename >/tmp/tcg.out 2>&1
 check_grep "create --cgroup" "^created tcg \(id [0-9]+\)" /tmp/tcg.out
 check_match "info: cgroup scope" "^scope: +cgroup /ppa$" "$(perf persistent info tcg)"
 check_match "list: cgroup scope" " tcg .* cgroup /ppa" "$(perf persistent list)"
-for e in tl tc tpid tcg; do perf persistent destroy $e >/dev/null; done
+for e in tl tc tpid tpfd tcg; do perf persistent destroy $e >/dev/null; done
 rmdir $cg/ppa/sub $cg/ppa $cg/ppb
 
 check_eq "every event of the suite gone" "$before" "$(ls "$PP_SYS/events")"
