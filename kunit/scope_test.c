@@ -141,8 +141,8 @@ static void pp_scope_test_task_exit(struct kunit *test)
 
 	kthread_stop(t);
 	/* kthread_stop() returns before the exit is complete: wait for it. */
-	for (i = 0; i < 1000 && !pp_scope_exited(&s); i++)
-		msleep(10);
+	for (i = 0; i < 500 && !pp_scope_exited(&s); i++)
+		msleep(20);
 	KUNIT_EXPECT_TRUE(test, pp_scope_exited(&s));
 	snprintf(want, sizeof(want), "task %d exited\n", pp_scope_target_vnr(&s));
 	pp_scope_show(&s, buf, sizeof(buf));
