@@ -69,12 +69,13 @@ static void fill(void *p, size_t n)
 }
 
 static const int create_errnos[] = { EFAULT, EINVAL, E2BIG, EEXIST, EOPNOTSUPP,
-	ENOENT, ENODEV, EACCES, EBUSY, ENOSPC, ENOMEM, EPERM, 0 };
+	ENOENT, ENODEV, EACCES, EBUSY, ENOSPC, ENOMEM, EPERM, ESRCH, EBADF,
+	ENOTDIR, ENAMETOOLONG, 0 };
 static const int id_errnos[] = { ENOENT, EBUSY, EALREADY, 0 };
 static const int info_errnos[] = { EFAULT, EINVAL, E2BIG, ENOENT, ENOMEM, 0 };
 static const int list_errnos[] = { EFAULT, EINVAL, E2BIG, ENOMEM, 0 };
 static const int trigger_errnos[] = { EFAULT, EINVAL, E2BIG, ENOENT, ENOMEM, 0 };
-static const int watch_errnos[] = { ENOENT, ENOMEM, 0 };
+static const int watch_errnos[] = { ENOENT, ENOMEM, EINVAL, 0 };
 
 static void check(const char *op, int ret, const int *allowed, unsigned int it)
 {
@@ -216,6 +217,18 @@ int main(int argc, char **argv)
 			c->attr = (unsigned long)bad_or(attr);
 			if (rnd() % 10 == 0)
 				fill((char *)c + 8, 56);
+			/*
+			 * Scopes: this process (never another: a random
+			 * source inherited into the guest's init would be
+			 * another test), a pid that does not exist, an fd, a
+			 * cgroup path or a bad pointer.
+			 */
+			if (rnd() % 8 == 0) {
+				c->scope = rnd() % 4;
+				c->target = rnd() % 3 ? getpid() : (int)rnd();
+				c->cgroup_path = rnd() % 2 ? 0 :
+					(unsigned long)bad_or(rnd() % 2 ? "/" : "/nonexistent");
+			}
 			ret = ioctl(fd, PERF_PERSISTENT_IOC_CREATE, bad_or(c));
 			check("CREATE", ret, create_errnos, it);
 			if (!ret && nc < 4096)

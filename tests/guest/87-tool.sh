@@ -24,7 +24,7 @@ check_eq "two MCEs recorded" 2 "$(pp_stat mce_record written)"
 
 perf persistent list >/tmp/list
 check_grep "list: a header" "^ *ID +NAME +SOURCE +STATE +BUFFER +RECORDS +OVERWRITTEN +DROPPED" /tmp/list
-check_grep "list: mce_record's line" "^ *1 +mce_record +mce:mce_record +detached +64K +2 +0 +0$" /tmp/list
+check_grep "list: mce_record's line" "^ *1 +mce_record +mce:mce_record +detached +64K +2 +0 +0  cpus$" /tmp/list
 
 perf persistent info mce_record >/tmp/info
 check_grep "info: source" "^source: *mce:mce_record \\(type 2," /tmp/info
