@@ -109,7 +109,7 @@ static int scope_cgroup(struct pp_scope *s, s32 fd, u64 upath)
  *
  * Return: 0; -EINVAL (unknown @kind, or @target and @path not as it
  * wants), -ESRCH (no such process), -EBADF (not a cgroup v2 directory),
- * -ENOENT or -ENOTDIR (no such cgroup path), -EFAULT, -ENAMETOOLONG.
+ * -ENOENT or -ENOTDIR (no such cgroup path), -EFAULT.
  */
 int pp_scope_resolve(struct pp_scope *s, u32 kind, s32 target, u64 path)
 {

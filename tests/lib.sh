@@ -172,6 +172,26 @@ _pp_stat_ge() {
 	[ "$(pp_stat "$1" "$2")" -ge "$3" ] 2>/dev/null
 }
 
+_pp_is_zombie() {
+	_pp_z=$(sed -n 's/^zombie pid=//p' /tmp/pp-zombie 2>/dev/null) &&
+		[ -n "$_pp_z" ] && grep -q '^State:.*Z' "/proc/$_pp_z/status" 2>/dev/null
+}
+
+# pp_make_zombie: start a process whose child has exited and is not
+# reaped (tests/pp-tree.c); sets pp_zombie (the child: a zombie) and
+# pp_zombie_parent.  pp_end_zombie ends both.
+pp_make_zombie() {
+	pp-tree zombie >/tmp/pp-zombie 2>&1 &
+	pp_zombie_parent=$!
+	pp_wait_until -- _pp_is_zombie || return 1
+	pp_zombie=$_pp_z
+}
+
+pp_end_zombie() {
+	kill "$pp_zombie_parent"
+	wait "$pp_zombie_parent" 2>/dev/null
+}
+
 # pp_wait_stat NAME FIELD MIN: wait for a statistic to reach MIN.
 pp_wait_stat() {
 	pp_wait_until -- _pp_stat_ge "$@"

@@ -70,7 +70,7 @@ static void fill(void *p, size_t n)
 
 static const int create_errnos[] = { EFAULT, EINVAL, E2BIG, EEXIST, EOPNOTSUPP,
 	ENOENT, ENODEV, EACCES, EBUSY, ENOSPC, ENOMEM, EPERM, ESRCH, EBADF,
-	ENOTDIR, ENAMETOOLONG, 0 };
+	ENOTDIR, 0 };
 static const int id_errnos[] = { ENOENT, EBUSY, EALREADY, 0 };
 static const int info_errnos[] = { EFAULT, EINVAL, E2BIG, ENOENT, ENOMEM, 0 };
 static const int list_errnos[] = { EFAULT, EINVAL, E2BIG, ENOMEM, 0 };

@@ -27,6 +27,8 @@
  *                     first); then "exec tid=TID" and an exec of itself
  *                     as "pp-tree after-exec", which writes again after
  *                     remove_on_exec and reports the same way.
+ *   pp-tree zombie    forks a child that exits at once, prints
+ *                     "zombie pid=PID" and never reaps it (until killed)
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -258,6 +260,16 @@ int main(int argc, char **argv)
 		make_calls("main");
 		return 0;
 	}
+	if (argc == 2 && !strcmp(argv[1], "zombie")) {
+		pid_t child = fork();
+
+		if (!child)
+			_exit(0);
+		printf("zombie pid=%d\n", child);
+		/* Never reaped: the child stays a zombie until this ends. */
+		for (;;)
+			pause();
+	}
 	if (argc == 2 && !strcmp(argv[1], "watch"))
 		return watch(argv[0]);
 	if (argc == 2 && !strcmp(argv[1], "after-exec")) {
@@ -266,6 +278,6 @@ int main(int argc, char **argv)
 		write_watched("after-exec");
 		return 0;
 	}
-	fprintf(stderr, "usage: pp-tree tree N | calls N | watch\n");
+	fprintf(stderr, "usage: pp-tree tree N | calls N [CGROUP] | watch | zombie\n");
 	return 2;
 }

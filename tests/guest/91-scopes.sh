@@ -227,16 +227,13 @@ check_eq "--pidfd: the pidfd's process is the target" "task $pfp" "$(pp_stat tpf
 kill -USR1 $pfp
 wait $pfp
 check "--pidfd: its records" pp_wait_stat tpfd written 2
-sh -c 'true & echo $! >/tmp/zombie-91; exec sleep 1000' &
-zparent=$!
-pp_wait_until -- grep -q '^State:.*Z' "/proc/$(cat /tmp/zombie-91 2>/dev/null)/status"
-pp-ctl with-pidfd "$(cat /tmp/zombie-91)" 9 perf persistent create -d -n tz --pidfd 9 \
+pp_make_zombie
+pp-ctl with-pidfd "$pp_zombie" 9 perf persistent create -d -n tz --pidfd 9 \
 	task:task_rename >/tmp/tz.out 2>&1
 check_eq "--pidfd of an exited process: refused" 1 $?
 check_grep "... saying so" "(has exited|no process)" /tmp/tz.out
 check "... leaving no event" test ! -e "$PP_SYS/events/tz"
-kill $zparent
-wait $zparent 2>/dev/null
+pp_end_zombie
 perf persistent create -d -n tcg --cgroup /ppa task:task_rename >/tmp/tcg.out 2>&1
 check_grep "create --cgroup" "^created tcg \(id [0-9]+\)" /tmp/tcg.out
 check_match "info: cgroup scope" "^scope: +cgroup /ppa$" "$(perf persistent info tcg)"

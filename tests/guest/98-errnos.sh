@@ -165,9 +165,7 @@ check_eq "refused triggers leave none behind" "" "$(pp_stat keep trigger)"
 cg=/sys/fs/cgroup
 grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
 mkdir -p $cg/pp-scope
-sh -c 'true & echo $! >/tmp/zombie; exec sleep 1000' &
-zparent=$!
-pp_wait_until -- grep -q '^State:.*Z' "/proc/$(cat /tmp/zombie 2>/dev/null)/status"
+pp_make_zombie
 bp=bp=0x1000:8:w
 row E100 EINVAL pp-ctl create b sw=1 detached scope=3
 row E101 EINVAL pp-ctl create b sw=1 detached target=$holder
@@ -187,10 +185,9 @@ row E114 EINVAL pp-ctl create b bp=0xffffffff81000000:8:w detached pid=$holder i
 row E115 EPERM pp-ctl drop-caps create b sw=1 detached pid=$holder
 row E116 EINVAL pp-ctl watch-raw 0x200000000
 row E117 ENOTDIR pp-ctl create b sw=1 detached cgroup=/pp-scope/cgroup.procs
-row E118 ESRCH pp-ctl create b sw=1 detached pid=$(cat /tmp/zombie)
+row E118 ESRCH pp-ctl create b sw=1 detached pid=$pp_zombie
 row E119 EINVAL pp-ctl create b sw=1 detached cgroup-fd=$cg/pp-scope cgroup-path=bad
-kill $zparent
-wait $zparent 2>/dev/null
+pp_end_zombie
 rmdir $cg/pp-scope
 check_match "the sigtrap refused without CAP_KILL is taken with it" "OK id=" \
 	"$(pp-ctl create sigok $bp detached pid=$holder remove-on-exec sigtrap=1)"
