@@ -201,6 +201,19 @@ static void pp_event_task_overflow(struct perf_event *counter,
 	pp_event_record(ev, pc, data, regs);
 }
 
+/*
+ * The attr @ev's counters are created with.  The COMM records are ours
+ * (pp_record_sample()): a counter need not count towards perf's comm
+ * side-band, which it cannot receive.
+ */
+static void pp_event_counter_attr(const struct pp_event *ev,
+				  struct perf_event_attr *attr)
+{
+	*attr = ev->attr;
+	attr->comm = 0;
+	attr->comm_exec = 0;
+}
+
 /* Does @ev count on each CPU with a CPU counter of its own? */
 static bool pp_event_cpu_counters(const struct pp_event *ev)
 {
@@ -273,13 +286,7 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 	if (!pp_event_cpu_counters(ev))
 		return 0;
 
-	/*
-	 * The COMM records are ours (pp_record_sample()): the counter need
-	 * not count towards perf's comm side-band, which it cannot receive.
-	 */
-	attr = ev->attr;
-	attr.comm = 0;
-	attr.comm_exec = 0;
+	pp_event_counter_attr(ev, &attr);
 	counter = perf_event_create_kernel_counter(&attr, cpu, NULL,
 						   pp_event_overflow, pc);
 	if (IS_ERR(counter))
@@ -522,10 +529,9 @@ static void pp_event_stop_put(struct pp_event *ev)
  */
 static int pp_event_task_start(struct pp_event *ev)
 {
-	struct perf_event_attr attr = ev->attr;
+	struct perf_event_attr attr;
 
-	attr.comm = 0;
-	attr.comm_exec = 0;
+	pp_event_counter_attr(ev, &attr);
 	attr.disabled = attr.enable_on_exec;
 	return pp_scope_task_start(&ev->scope, &attr, pp_event_task_overflow,
 				   ev);
@@ -614,10 +620,8 @@ static int pp_attr_check(const struct perf_event_attr *attr)
 void pp_event_probe_attr(const struct pp_event *ev,
 			 struct perf_event_attr *attr)
 {
-	*attr = ev->attr;
+	pp_event_counter_attr(ev, attr);
 	attr->disabled = 1;
-	attr->comm = 0;
-	attr->comm_exec = 0;
 	attr->inherit = 0;
 	attr->inherit_thread = 0;
 	attr->remove_on_exec = 0;

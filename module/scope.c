@@ -208,12 +208,6 @@ static int scope_threads(struct pp_scope *s, struct task_struct **tasks,
 	return n ? n : -ESRCH;
 }
 
-/* Take a reference on the process's leader, for its exec lock. */
-static struct task_struct *scope_leader(struct pp_scope *s)
-{
-	return get_pid_task(s->pid, PIDTYPE_TGID);
-}
-
 /**
  * pp_scope_task_start - give each thread of the target process a counter
  * @s: a TASK scope
@@ -237,7 +231,7 @@ int pp_scope_task_start(struct pp_scope *s, struct perf_event_attr *attr,
 	unsigned int max = 0, i;
 	int n, ret;
 
-	leader = scope_leader(s);
+	leader = get_pid_task(s->pid, PIDTYPE_TGID);
 	if (!leader)
 		return -ESRCH;
 	ret = down_read_interruptible(&leader->signal->exec_update_lock);
@@ -271,8 +265,12 @@ int pp_scope_task_start(struct pp_scope *s, struct perf_event_attr *attr,
 		goto unlock;
 	}
 	s->counters = kcalloc(n, sizeof(*s->counters), GFP_KERNEL);
-	ret = s->counters ? -ESRCH : -ENOMEM;
-	for (i = 0; i < n && s->counters; i++) {
+	if (!s->counters) {
+		ret = -ENOMEM;
+		goto put_tasks;
+	}
+	ret = -ESRCH;	/* until a thread gets its counter */
+	for (i = 0; i < n; i++) {
 		struct perf_event *counter;
 
 		counter = perf_event_create_kernel_counter(attr, -1, tasks[i],
@@ -288,6 +286,7 @@ int pp_scope_task_start(struct pp_scope *s, struct perf_event_attr *attr,
 		s->counters[s->nr_counters++] = counter;
 		ret = 0;
 	}
+put_tasks:
 	for (i = 0; i < n; i++)
 		put_task_struct(tasks[i]);
 unlock:
