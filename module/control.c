@@ -331,6 +331,18 @@ static unsigned int pp_ioctl_cmd(unsigned int cmd)
 	return cmd;
 }
 
+/*
+ * WATCH and WATCH_OVERFLOW.  Notices of freezes and triggers need no
+ * capability; overflow notices tell when an event records, as its counts
+ * do, and need the right to monitor the system.
+ */
+static int pp_ioc_watch(struct file *file, u32 id, bool overflows)
+{
+	if (overflows && !perfmon_capable())
+		return -EPERM;
+	return pp_notify_watch(file, id, overflows);
+}
+
 static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	void __user *argp = (void __user *)arg;
@@ -356,8 +368,12 @@ static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PERF_PERSISTENT_IOC_WATCH:
 		if ((u64)arg & ~(PERF_PERSISTENT_WATCH_OVERFLOW | U32_MAX))
 			return -EINVAL;
-		return pp_notify_watch(file, id,
-				       arg & PERF_PERSISTENT_WATCH_OVERFLOW);
+		return pp_ioc_watch(file, id,
+				    arg & PERF_PERSISTENT_WATCH_OVERFLOW);
+	case PERF_PERSISTENT_IOC_WATCH_OVERFLOW:
+		if ((u64)arg > U32_MAX)
+			return -EINVAL;
+		return pp_ioc_watch(file, id, true);
 	case PERF_PERSISTENT_IOC_DESTROY:
 		return pp_event_destroy(id, file);
 	case PERF_PERSISTENT_IOC_DETACH:

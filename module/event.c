@@ -127,10 +127,9 @@ void pp_event_trigger_hit(struct pp_event *ev, const void *raw, u32 size)
 	if (trig && pp_trigger_counts(trig, raw, size)) {
 		u64 now = local_clock();
 
-		if (pp_trigger_hit(trig, now)) {
-			WRITE_ONCE(ev->fired_time, now);
-			irq_work_queue(&ev->fired_work);
-		}
+		if (pp_trigger_hit(trig, now))
+			pp_notices_queue(&ev->notices,
+					 PERF_PERSISTENT_NOTICE_FIRED, now);
 	}
 	rcu_read_unlock();
 }
@@ -222,20 +221,24 @@ static bool pp_event_cpu_counters(const struct pp_event *ev)
 
 /**
  * pp_event_overflow_notice - the event stored a record, and a file
- *	watches overflows
+ *	watches its overflows
  * @ev: the event
+ * @pc: @ev on this CPU
  *
- * Every wakeup_events-th record (every one with 0, or with a watermark)
- * queues the notice.  Any context, NMI included.
+ * Every wakeup_events-th record a CPU stores (every one with 0, or with a
+ * watermark) asks for a notice, as each CPU's buffer counts its own in
+ * perf; the notices are paced (notify.c).  Any context, NMI included, on
+ * @pc's CPU: local_inc_return() is safe against an NMI writer nested in
+ * another.
  */
-void pp_event_overflow_notice(struct pp_event *ev)
+void pp_event_overflow_notice(struct pp_event *ev, struct pp_cpu *pc)
 {
 	unsigned long every = 1;
 
 	if (!ev->attr.watermark && ev->attr.wakeup_events)
 		every = ev->attr.wakeup_events;
-	if (atomic_long_inc_return(&ev->overflows) % every == 0)
-		irq_work_queue(&ev->overflow_work);
+	if (local_inc_return(&pc->stored) % every == 0)
+		pp_notices_overflow(&ev->notices);
 }
 
 /*
@@ -396,29 +399,13 @@ static void pp_event_release_counters(struct pp_event *ev)
 	mutex_unlock(&ev->sync_lock);
 }
 
-/* The waiters' irq_works: hardirq context (a thread on RT). */
+/* The freeze's irq_work: hardirq context (a thread on RT). */
 static void pp_event_froze_notify(struct irq_work *work)
 {
 	struct pp_event *ev = container_of(work, struct pp_event, froze_work);
 
-	pp_notify_post(ev->entry.id, PERF_PERSISTENT_NOTICE_FROZE,
-		       READ_ONCE(ev->freeze.time));
-}
-
-static void pp_event_fired_notify(struct irq_work *work)
-{
-	struct pp_event *ev = container_of(work, struct pp_event, fired_work);
-
-	pp_notify_post(ev->entry.id, PERF_PERSISTENT_NOTICE_FIRED,
-		       READ_ONCE(ev->fired_time));
-}
-
-static void pp_event_overflow_post(struct irq_work *work)
-{
-	struct pp_event *ev = container_of(work, struct pp_event, overflow_work);
-
-	pp_notify_post(ev->entry.id, PERF_PERSISTENT_NOTICE_OVERFLOW,
-		       local_clock());
+	pp_notices_queue(&ev->notices, PERF_PERSISTENT_NOTICE_FROZE,
+			 READ_ONCE(ev->freeze.time));
 }
 
 static void pp_event_free(struct pp_event *ev)
@@ -431,8 +418,7 @@ static void pp_event_free(struct pp_event *ev)
 	 * being posted.
 	 */
 	irq_work_sync(&ev->froze_work);
-	irq_work_sync(&ev->fired_work);
-	irq_work_sync(&ev->overflow_work);
+	pp_notices_sync(&ev->notices);
 
 	for_each_possible_cpu(cpu) {
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
@@ -759,8 +745,7 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	mutex_init(&ev->sync_lock);
 	INIT_WORK(&ev->sync_work, pp_event_sync_work);
 	init_irq_work(&ev->froze_work, pp_event_froze_notify);
-	init_irq_work(&ev->fired_work, pp_event_fired_notify);
-	init_irq_work(&ev->overflow_work, pp_event_overflow_post);
+	pp_notices_init(&ev->notices, 0);
 	ev->freeze.notify = &ev->froze_work;
 	if (strscpy(ev->entry.name, spec->name, sizeof(ev->entry.name)) < 0) {
 		ret = -EINVAL;
@@ -786,6 +771,7 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 	mutex_unlock(&pp_registry.lock);
 	if (ret)
 		goto err_free;
+	ev->notices.id = ev->entry.id;
 	pp_record_fmt_init(&ev->fmt, ev->attr.sample_type, ev->entry.id);
 	if (ev->attr.comm)
 		pp_record_fmt_want_comm(&ev->fmt);

@@ -35,6 +35,7 @@
 #include "perf_persistent/direct.h"
 #include "perf_persistent/dump.h"
 #include "perf_persistent/event.h"
+#include "perf_persistent/notify.h"
 #include "perf_persistent/pmu.h"
 #include "perf_persistent/reader.h"
 #include "perf_persistent/sysfs.h"
@@ -311,6 +312,7 @@ static void __exit pp_exit(void)
 {
 	pp_dump_exit();
 	pp_control_exit();
+	pp_notify_exit();
 	pp_events_destroy_all();
 	pp_sysfs_instances_exit();
 	pp_pmu_unregister();

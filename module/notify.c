@@ -8,26 +8,55 @@
  * read() returns the notices, and a file with O_ASYNC sends SIGIO to its
  * owner (F_SETOWN: a process, or with a negative id a whole process group,
  * so that every process of a tree that shares the file is told).  A file
- * that watches with PERF_PERSISTENT_WATCH_OVERFLOW is also told when the
- * event stores records, as perf signals an fd's owner on overflow; while
- * some file does, the record path queues the event's overflow irq_work
- * (pp_event_overflow_notice(), behind the static key pp_overflow_watched).
+ * that watches with PERF_PERSISTENT_IOC_WATCH_OVERFLOW is also told when
+ * the event stores records, as perf signals an fd's owner on overflow.
  *
- * Contexts: freezes happen in the record path, any context, NMI included;
- * it queues the event's irq_work, whose handler calls pp_notify_post():
- * hardirq context, or a per-CPU thread on PREEMPT_RT.  Everything else
- * runs in process context.
+ * How a notice travels.  The record path, in any context including NMI,
+ * only sets a bit of the event's struct pp_notices and queues its hard
+ * irq_work; that queues the notices' work, and the work walks the
+ * watching files in process context.  So no interrupt walks a list whose
+ * length userspace decides, and on PREEMPT_RT nothing of it runs at
+ * real-time priority.
  *
- * Locking: pp_watch_lock (a spinlock taken with interrupts off) protects
- * the list of watching files; each watcher's lock its queue.  Order:
- * pp_watch_lock -> watcher->lock.  A watcher is freed only after it has
- * left the list, under pp_watch_lock, so the poster never sees it freed.
+ * Feedback.  Posting a notice wakes a reader and sends SIGIO, and the
+ * scheduler's and the signals' tracepoints (signal_generate fires even
+ * for a signal that is pending already), the workqueue's and irq_work's
+ * record that: a watched event on one of them would post a notice for
+ * every notice.  Two rules break the loop whatever the source:
+ *   - an event posts an overflow notice no sooner than PP_NOTICE_PACE_NS
+ *     after its last one (the pace timer: overflows meanwhile make one
+ *     notice when it expires);
+ *   - a file that still holds an unread overflow notice of the event gets
+ *     no other (nothing is queued, nobody is woken or signalled).
+ *
+ * The pacing of an event's overflow notices, struct pp_notices::overflow:
+ *
+ *   idle --record--> DUE|PACING|OPEN (irq_work queued)
+ *   the work takes OPEN (and DUE), posts, starts the timer: PACING
+ *   records while PACING set DUE
+ *   the timer: DUE set -> OPEN, queue the irq_work again; else idle
+ *
+ * Who may watch.  Notices of freezes and triggers need no capability
+ * (opening the device needs root).  Overflow notices tell when an event
+ * records, as reading its counts does: they need CAP_PERFMON (or
+ * CAP_SYS_ADMIN), checked by the control device.
+ *
+ * Contexts: pp_notices_queue() and pp_notices_overflow() any context, NMI
+ * included; the irq_work and the pace timer hardirq (also on RT);
+ * everything else process context.
+ *
+ * Locking: pp_watch_lock (a mutex) protects the list of watching files;
+ * each watcher's lock (a spinlock) its queue.  Order: pp_watch_lock ->
+ * watcher->lock.  A watcher is freed only after it has left the list,
+ * under pp_watch_lock, so the poster never sees it freed.
  */
 
 #include <linux/fs.h>
-#include <linux/kfifo.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
@@ -36,6 +65,7 @@
 
 #include <uapi/linux/perf_persistent.h>
 
+#include "perf_persistent/compat.h"
 #include "perf_persistent/event.h"
 #include "perf_persistent/notify.h"
 
@@ -46,6 +76,15 @@
 #define PP_WATCH_INCIDENTS	1	/* freezes and fired triggers */
 #define PP_WATCH_OVERFLOWS	2	/* and stored records */
 
+/*
+ * pp_notices::overflow.  DUE: a record asked for a notice.  PACING: a
+ * notice is going out, or went out less than the pace ago.  OPEN: the
+ * work may post one now.
+ */
+#define PP_OVERFLOW_DUE		BIT(0)
+#define PP_OVERFLOW_PACING	BIT(1)
+#define PP_OVERFLOW_OPEN	BIT(2)
+
 /**
  * struct pp_watcher - a control file that watches events
  * @node: on pp_watchers
@@ -53,37 +92,171 @@
  * @all: every event is watched
  * @all_overflows: every event's overflows are watched
  * @overflows: this file counts in pp_overflow_watched
- * @lock: protects @queue, @lost
- * @queue: notices not read yet
+ * @lock: protects @queue, @first, @len, @lost
+ * @queue: notices not read yet, @len of them from @first on (a ring)
+ * @first: the oldest
+ * @len: how many
  * @lost: notices dropped because @queue was full
  * @wait: readers and pollers
  * @fasync: SIGIO subscribers
  */
 struct pp_watcher {
-	struct list_head	node;
-	struct xarray		ids;
-	bool			all;
-	bool			all_overflows;
-	bool			overflows;
-	spinlock_t		lock;		/* @queue, @lost */
-	DECLARE_KFIFO(queue, struct perf_persistent_notice, PP_NOTICES);
-	u64			lost;
-	wait_queue_head_t	wait;
-	struct fasync_struct	*fasync;
+	struct list_head		node;
+	struct xarray			ids;
+	bool				all;
+	bool				all_overflows;
+	bool				overflows;
+	spinlock_t			lock;	/* @queue, @first, @len, @lost */
+	struct perf_persistent_notice	queue[PP_NOTICES];
+	unsigned int			first;
+	unsigned int			len;
+	u64				lost;
+	wait_queue_head_t		wait;
+	struct fasync_struct		*fasync;
 };
 
-DEFINE_STATIC_KEY_FALSE(pp_overflow_watched);
+/* One second: a file that watches and closes in a loop patches no text. */
+DEFINE_STATIC_KEY_DEFERRED_FALSE(pp_overflow_watched, HZ);
+atomic_t pp_overflow_watch_all = ATOMIC_INIT(0);
 
 static LIST_HEAD(pp_watchers);
-static DEFINE_SPINLOCK(pp_watch_lock);
+static DEFINE_MUTEX(pp_watch_lock);
 /* Serialises creating a file's watcher. */
 static DEFINE_MUTEX(pp_watcher_create);
+
+static void notify_post(u32 id, u32 what, u64 time);
+
+/*
+ * Take the right to post an overflow notice now, and what made it due.
+ * Return: false if the pace does not allow one (or none is due).
+ */
+static bool notices_overflow_take(struct pp_notices *ns)
+{
+	int old = atomic_read(&ns->overflow), new;
+
+	do {
+		if (!(old & PP_OVERFLOW_OPEN))
+			return false;
+		new = old & ~(PP_OVERFLOW_DUE | PP_OVERFLOW_OPEN);
+	} while (!atomic_try_cmpxchg(&ns->overflow, &old, new));
+	return true;
+}
+
+/* Post what @ns has pending; process context (a worker). */
+static void notices_work(struct work_struct *work)
+{
+	struct pp_notices *ns = container_of(work, struct pp_notices, work);
+	u32 what;
+
+	for (what = PERF_PERSISTENT_NOTICE_FROZE;
+	     what <= PERF_PERSISTENT_NOTICE_FIRED; what++)
+		/* Ordered: pairs with the barrier in pp_notices_queue(). */
+		if (test_and_clear_bit(what, &ns->pending))
+			notify_post(ns->id, what, READ_ONCE(ns->time[what]));
+	if (notices_overflow_take(ns)) {
+		notify_post(ns->id, PERF_PERSISTENT_NOTICE_OVERFLOW,
+			    local_clock());
+		hrtimer_start(&ns->pace, ns_to_ktime(PP_NOTICE_PACE_NS),
+			      HRTIMER_MODE_REL_HARD);
+	}
+}
+
+/* Hardirq context (also on RT): the walk is the work's. */
+static void notices_irq(struct irq_work *irq)
+{
+	queue_work(system_wq, &container_of(irq, struct pp_notices, irq)->work);
+}
+
+/* The pace is over: post what came meanwhile, or go idle.  Hardirq. */
+static enum hrtimer_restart notices_pace(struct hrtimer *timer)
+{
+	struct pp_notices *ns = container_of(timer, struct pp_notices, pace);
+	int old = atomic_read(&ns->overflow), new;
+
+	do {
+		new = old & PP_OVERFLOW_DUE ? old | PP_OVERFLOW_OPEN : 0;
+	} while (!atomic_try_cmpxchg(&ns->overflow, &old, new));
+	if (new)
+		irq_work_queue(&ns->irq);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * pp_notices_init - set up an event's notices
+ * @ns: the notices
+ * @id: the event's id (0 until it has one)
+ */
+void pp_notices_init(struct pp_notices *ns, u32 id)
+{
+	ns->id = id;
+	ns->irq = IRQ_WORK_INIT_HARD(notices_irq);
+	INIT_WORK(&ns->work, notices_work);
+	pp_hrtimer_setup(&ns->pace, notices_pace, CLOCK_MONOTONIC,
+			 HRTIMER_MODE_REL_HARD);
+}
+
+/**
+ * pp_notices_queue - have a notice of a freeze or a fired trigger posted
+ * @ns: the event's notices
+ * @what: PERF_PERSISTENT_NOTICE_FROZE or _FIRED
+ * @time: when it happened
+ *
+ * Any context, NMI included.  Two of a kind before the work runs make one
+ * notice, with the later time.
+ */
+void pp_notices_queue(struct pp_notices *ns, u32 what, u64 time)
+{
+	WRITE_ONCE(ns->time[what], time);
+	/* The time before the bit: pairs with notices_work(). */
+	smp_mb__before_atomic();
+	set_bit(what, &ns->pending);
+	irq_work_queue(&ns->irq);
+}
+
+/**
+ * pp_notices_overflow - the event stored its wakeup_events-th record
+ * @ns: the event's notices
+ *
+ * Posts an overflow notice now if the last one went out at least the pace
+ * ago, else when the pace is over.  Any context, NMI included: a cmpxchg
+ * loop that only the notices' own transitions can make go round again,
+ * and nothing at all while a notice is due already.
+ */
+void pp_notices_overflow(struct pp_notices *ns)
+{
+	int old = atomic_read(&ns->overflow), new;
+
+	do {
+		if (old & PP_OVERFLOW_DUE)
+			return;
+		new = old ? old | PP_OVERFLOW_DUE :
+			    PP_OVERFLOW_DUE | PP_OVERFLOW_PACING |
+			    PP_OVERFLOW_OPEN;
+	} while (!atomic_try_cmpxchg(&ns->overflow, &old, new));
+	if (!old)
+		irq_work_queue(&ns->irq);
+}
+
+/**
+ * pp_notices_sync - wait until nothing of @ns runs or is queued
+ * @ns: the notices of an event that records no more
+ *
+ * The irq_work queues the work, the work starts the timer and the timer
+ * queues the irq_work: wait until a round finds all three quiet.  Process
+ * context.
+ */
+void pp_notices_sync(struct pp_notices *ns)
+{
+	do {
+		irq_work_sync(&ns->irq);
+		flush_work(&ns->work);
+	} while (hrtimer_cancel(&ns->pace) || irq_work_is_pending(&ns->irq));
+}
 
 /* The file's watcher, made on first use; process context. */
 static struct pp_watcher *watcher_get(struct file *file)
 {
 	struct pp_watcher *w = READ_ONCE(file->private_data);
-	unsigned long flags;
 
 	if (w)
 		return w;
@@ -96,11 +269,10 @@ static struct pp_watcher *watcher_get(struct file *file)
 		goto out;
 	xa_init(&w->ids);
 	spin_lock_init(&w->lock);
-	INIT_KFIFO(w->queue);
 	init_waitqueue_head(&w->wait);
-	spin_lock_irqsave(&pp_watch_lock, flags);
+	mutex_lock(&pp_watch_lock);
 	list_add(&w->node, &pp_watchers);
-	spin_unlock_irqrestore(&pp_watch_lock, flags);
+	mutex_unlock(&pp_watch_lock);
 	/* Read locklessly by poll and read of other threads. */
 	smp_store_release(&file->private_data, w);
 out:
@@ -115,11 +287,44 @@ static struct pp_watcher *watcher_of(struct file *file)
 	return smp_load_acquire(&file->private_data);
 }
 
+/* @w watches @id (0: every event) with @what; pp_watcher_create held. */
+static int watcher_add(struct pp_watcher *w, u32 id, unsigned long what)
+{
+	unsigned long had = 0;
+	struct pp_event *ev;
+	void *old;
+	int ret;
+
+	lockdep_assert_held(&pp_watcher_create);
+	if (!id) {
+		WRITE_ONCE(w->all, true);
+		if ((what & PP_WATCH_OVERFLOWS) && !w->all_overflows) {
+			WRITE_ONCE(w->all_overflows, true);
+			atomic_inc(&pp_overflow_watch_all);
+		}
+		return 0;
+	}
+	ev = pp_event_get(id);
+	if (!ev)
+		return -ENOENT;
+	/* Watching again adds to what is watched. */
+	old = xa_load(&w->ids, id);
+	if (old)
+		had = xa_to_value(old);
+	ret = xa_err(xa_store(&w->ids, id, xa_mk_value(had | what),
+			      GFP_KERNEL_ACCOUNT));
+	/* The event's record path counts records for its first watcher. */
+	if (!ret && (what & ~had & PP_WATCH_OVERFLOWS))
+		atomic_inc(&ev->notices.watchers);
+	pp_event_put(ev);
+	return ret;
+}
+
 /**
  * pp_notify_watch - have @file watch event @id, or every event (0)
  * @file: the control file
  * @id: an event's id, or 0
- * @overflows: also the records it stores
+ * @overflows: also the records it stores (the caller checked the right)
  *
  * Process context.  Return: 0, -ENOENT (no such event), -ENOMEM.
  */
@@ -127,45 +332,21 @@ int pp_notify_watch(struct file *file, u32 id, bool overflows)
 {
 	unsigned long what = PP_WATCH_INCIDENTS;
 	struct pp_watcher *w;
-	struct pp_event *ev;
-	void *old;
 	int ret;
 
-	if (id) {
-		ev = pp_event_get(id);
-		if (!ev)
-			return -ENOENT;
-		pp_event_put(ev);
-	}
 	w = watcher_get(file);
 	if (!w)
 		return -ENOMEM;
 	if (overflows)
 		what |= PP_WATCH_OVERFLOWS;
-	if (!id) {
-		WRITE_ONCE(w->all, true);
-		if (overflows)
-			WRITE_ONCE(w->all_overflows, true);
-		ret = 0;
-	} else {
-		/* Watching again adds to what is watched. */
-		xa_lock(&w->ids);
-		old = xa_load(&w->ids, id);
-		if (old)
-			what |= xa_to_value(old);
-		ret = xa_err(__xa_store(&w->ids, id, xa_mk_value(what),
-					GFP_KERNEL_ACCOUNT));
-		xa_unlock(&w->ids);
-	}
+	mutex_lock(&pp_watcher_create);
+	ret = watcher_add(w, id, what);
 	/* The first overflow watch of this file turns the record path's on. */
-	if (!ret && overflows) {
-		mutex_lock(&pp_watcher_create);
-		if (!w->overflows) {
-			w->overflows = true;
-			static_branch_inc(&pp_overflow_watched);
-		}
-		mutex_unlock(&pp_watcher_create);
+	if (!ret && overflows && !w->overflows) {
+		w->overflows = true;
+		static_branch_deferred_inc(&pp_overflow_watched);
 	}
+	mutex_unlock(&pp_watcher_create);
 	return ret;
 }
 
@@ -183,44 +364,75 @@ static bool watcher_wants(struct pp_watcher *w, u32 id, u32 what)
 	return READ_ONCE(w->all) || xa_load(&w->ids, id);
 }
 
-/**
- * pp_notify_post - tell the files watching event @id
- * @id: the event
- * @what: PERF_PERSISTENT_NOTICE_*
- * @time: when, in the records' clock
- *
- * Called by an event's irq_work: hardirq context (a thread on RT).
+/* Does @w hold an overflow notice of @id not read yet?  w->lock held. */
+static bool watcher_holds_overflow(struct pp_watcher *w, u32 id)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&w->lock);
+	for (i = 0; i < w->len; i++) {
+		const struct perf_persistent_notice *n =
+			&w->queue[(w->first + i) % PP_NOTICES];
+
+		if (n->id == id && n->what == PERF_PERSISTENT_NOTICE_OVERFLOW)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Queue @n for @w.  Return: whether the reader has news: a notice queued,
+ * or the first loss since it last read.  An overflow notice of an event
+ * whose last one it has not read is no news: it is merged into that one.
  */
-void pp_notify_post(u32 id, u32 what, u64 time)
+static bool watcher_put(struct pp_watcher *w,
+			const struct perf_persistent_notice *n)
+{
+	bool news = true;
+
+	spin_lock(&w->lock);
+	if (n->what == PERF_PERSISTENT_NOTICE_OVERFLOW &&
+	    watcher_holds_overflow(w, n->id)) {
+		news = false;
+	} else if (w->len == PP_NOTICES) {
+		news = !w->lost;
+		w->lost++;
+	} else {
+		w->queue[(w->first + w->len++) % PP_NOTICES] = *n;
+	}
+	spin_unlock(&w->lock);
+	return news;
+}
+
+/*
+ * Tell the files watching event @id; process context (the notices' work).
+ * The walk may be long (a file each): it may sleep between files.
+ */
+static void notify_post(u32 id, u32 what, u64 time)
 {
 	struct perf_persistent_notice n = { .id = id, .what = what,
 					    .time = time };
 	struct pp_watcher *w;
-	unsigned long flags;
 
-	spin_lock_irqsave(&pp_watch_lock, flags);
+	mutex_lock(&pp_watch_lock);
 	list_for_each_entry(w, &pp_watchers, node) {
-		if (!watcher_wants(w, id, what))
+		if (!watcher_wants(w, id, what) || !watcher_put(w, &n))
 			continue;
-		spin_lock(&w->lock);
-		if (!kfifo_put(&w->queue, n))
-			w->lost++;
-		spin_unlock(&w->lock);
 		wake_up_interruptible_poll(&w->wait, EPOLLIN | EPOLLRDNORM);
 		kill_fasync(&w->fasync, SIGIO, POLL_IN);
+		cond_resched();
 	}
-	spin_unlock_irqrestore(&pp_watch_lock, flags);
+	mutex_unlock(&pp_watch_lock);
 }
 
 /* Notices queued or lost: readable.  Takes w->lock. */
 static bool watcher_ready(struct pp_watcher *w)
 {
-	unsigned long flags;
 	bool ready;
 
-	spin_lock_irqsave(&w->lock, flags);
-	ready = !kfifo_is_empty(&w->queue) || w->lost;
-	spin_unlock_irqrestore(&w->lock, flags);
+	spin_lock(&w->lock);
+	ready = w->len || w->lost;
+	spin_unlock(&w->lock);
 	return ready;
 }
 
@@ -242,18 +454,20 @@ static unsigned int watcher_take(struct pp_watcher *w,
 				 struct perf_persistent_notice *out,
 				 unsigned int max)
 {
-	unsigned long flags;
 	unsigned int n = 0;
 
-	spin_lock_irqsave(&w->lock, flags);
+	spin_lock(&w->lock);
 	if (w->lost && max) {
 		out[n++] = (struct perf_persistent_notice) {
 			.what = PERF_PERSISTENT_NOTICE_LOST, .time = w->lost,
 		};
 		w->lost = 0;
 	}
-	n += kfifo_out(&w->queue, out + n, max - n);
-	spin_unlock_irqrestore(&w->lock, flags);
+	for (; n < max && w->len; n++, w->len--) {
+		out[n] = w->queue[w->first];
+		w->first = (w->first + 1) % PP_NOTICES;
+	}
+	spin_unlock(&w->lock);
 	return n;
 }
 
@@ -302,19 +516,46 @@ int pp_notify_fasync(int fd, struct file *file, int on)
 	return fasync_helper(fd, file, on, &w->fasync);
 }
 
+/* @w leaves the overflow counts of the events it watched. */
+static void watcher_unwatch_overflows(struct pp_watcher *w)
+{
+	struct pp_event *ev;
+	unsigned long id;
+	void *v;
+
+	if (w->all_overflows)
+		atomic_dec(&pp_overflow_watch_all);
+	xa_for_each(&w->ids, id, v) {
+		if (!(xa_to_value(v) & PP_WATCH_OVERFLOWS))
+			continue;
+		/* A destroyed event records no more: nothing to count. */
+		ev = pp_event_get(id);
+		if (!ev)
+			continue;
+		atomic_dec(&ev->notices.watchers);
+		pp_event_put(ev);
+	}
+	static_branch_slow_dec_deferred(&pp_overflow_watched);
+}
+
 /* The control file is released: its watcher leaves the list and goes. */
 void pp_notify_release(struct file *file)
 {
 	struct pp_watcher *w = file->private_data;
-	unsigned long flags;
 
 	if (!w)
 		return;
-	spin_lock_irqsave(&pp_watch_lock, flags);
+	mutex_lock(&pp_watch_lock);
 	list_del(&w->node);
-	spin_unlock_irqrestore(&pp_watch_lock, flags);
+	mutex_unlock(&pp_watch_lock);
 	if (w->overflows)
-		static_branch_dec(&pp_overflow_watched);
+		watcher_unwatch_overflows(w);
 	xa_destroy(&w->ids);
 	kfree(w);
+}
+
+/* Module unload: the key's deferred decrement runs before the code goes. */
+void pp_notify_exit(void)
+{
+	static_key_deferred_flush(&pp_overflow_watched);
 }

@@ -22,7 +22,9 @@
  *                inherit inherit-thread remove-on-exec enable-on-exec
  *                sigtrap=DATA (sig_data) wakeup=N (wakeup_events)
  *   destroy|detach|attach|pause|resume|watch X     X: an id or a name
+ *   watch-overflow X  WATCH_OVERFLOW of X
  *   watch-raw N       WATCH with the argument N as given
+ *   watch-overflow-raw N  WATCH_OVERFLOW with the argument N as given
  *   info X            prints key=value lines (scope, target, cgroup_id and
  *                     count among them)
  *   list              prints the ids
@@ -640,11 +642,18 @@ int main(int argc, char **argv)
 			id_cmd(c, PERF_PERSISTENT_IOC_RESUME, x);
 		else if (!strcmp(c, "watch"))
 			id_cmd(c, PERF_PERSISTENT_IOC_WATCH, x);
+		else if (!strcmp(c, "watch-overflow"))
+			id_cmd(c, PERF_PERSISTENT_IOC_WATCH_OVERFLOW, x);
 		else if (!strcmp(c, "watch-raw"))
 			printf("watch-raw %s: %s\n", x,
 			       control() < 0 ||
 			       ioctl(ctl, PERF_PERSISTENT_IOC_WATCH, num(x)) ?
 			       errname(errno) : "OK");
+		else if (!strcmp(c, "watch-overflow-raw"))
+			printf("watch-overflow-raw %s: %s\n", x,
+			       control() < 0 ||
+			       ioctl(ctl, PERF_PERSISTENT_IOC_WATCH_OVERFLOW,
+				     num(x)) ? errname(errno) : "OK");
 		else if (!strcmp(c, "info"))
 			cmd_info(x);
 		else if (!strcmp(c, "list-raw"))

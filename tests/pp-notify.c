@@ -12,8 +12,20 @@
  *                           ("notice id=N what=W"), and a non-blocking
  *                           read after them prints "again: EAGAIN"
  *   pp-notify ID overflow   the same, watching with
- *                           PERF_PERSISTENT_WATCH_OVERFLOW: notices of
- *                           records stored too
+ *                           PERF_PERSISTENT_IOC_WATCH_OVERFLOW: notices of
+ *                           records stored too (bin/pp-notify32 is this
+ *                           program built for i386: the compat ioctl)
+ *   pp-notify ID loop N     a daemon that watches the overflows of event
+ *                           ID with SIGIO sent to itself and blocked, and
+ *                           reads each notice in a poll loop: after N
+ *                           overflow notices (or 10 s without one) prints
+ *                           "notices=K min_gap_ns=G", G the smallest time
+ *                           between two of them
+ *   pp-notify ID still      watches the overflows of event ID with SIGIO
+ *                           to itself, takes the first SIGIO and reads
+ *                           nothing for a second; then prints "queued=K
+ *                           lost=L", the overflow notices and the count of
+ *                           lost ones that the file then holds
  *   pp-notify ID small      read into an 8-byte buffer (prints its errno)
  *   pp-notify 0 unwatched   read a file that watches nothing (errno)
  *   pp-notify ID empty      non-blocking read with no notice (errno)
@@ -52,6 +64,95 @@ static int wait_sigio(const char *who)
 	return 0;
 }
 
+/* Watch the overflows of @id on @fd, SIGIO to this process, blocked. */
+static int watch_self(int fd, unsigned int id)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGIO);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	if (ioctl(fd, PERF_PERSISTENT_IOC_WATCH_OVERFLOW, id)) {
+		printf("watch: %s\n", errname(errno));
+		return 1;
+	}
+	if (fcntl(fd, F_SETOWN, getpid()) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC)) {
+		printf("async: %s\n", errname(errno));
+		return 1;
+	}
+	printf("armed\n");
+	return 0;
+}
+
+/*
+ * The daemon of "loop": each notice it reads lets the next one be posted,
+ * and each SIGIO posted is a record of an event on signal:signal_generate.
+ */
+static int overflow_loop(int fd, unsigned int id, unsigned int want)
+{
+	unsigned long long last = 0, gap, min_gap = ~0ULL;
+	struct perf_persistent_notice n[8];
+	unsigned int got = 0;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ssize_t len, i;
+
+	if (watch_self(fd, id))
+		return 1;
+	while (got < want && poll(&p, 1, 10000) == 1) {
+		len = read(fd, n, sizeof(n));
+		if (len < 0) {
+			printf("read: %s\n", errname(errno));
+			return 1;
+		}
+		for (i = 0; i < len / (ssize_t)sizeof(n[0]) && got < want; i++) {
+			if (n[i].what != PERF_PERSISTENT_NOTICE_OVERFLOW)
+				continue;
+			if (got++) {
+				gap = n[i].time - last;
+				if (gap < min_gap)
+					min_gap = gap;
+			}
+			last = n[i].time;
+		}
+	}
+	printf("notices=%u min_gap_ns=%llu\n", got, min_gap);
+	return 0;
+}
+
+/* "still": a subscriber that takes its SIGIO but reads no notice. */
+static int overflow_still(int fd, unsigned int id)
+{
+	struct perf_persistent_notice n[64];
+	struct timespec ts = { .tv_sec = 120 };
+	unsigned long long lost = 0;
+	unsigned int queued = 0;
+	sigset_t set;
+	ssize_t len, i;
+
+	if (watch_self(fd, id))
+		return 1;
+	sigemptyset(&set);
+	sigaddset(&set, SIGIO);
+	if (sigtimedwait(&set, NULL, &ts) != SIGIO) {
+		printf("no SIGIO (%s)\n", errname(errno));
+		return 1;
+	}
+	printf("SIGIO\n");
+	sleep(1);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	while ((len = read(fd, n, sizeof(n))) > 0) {
+		for (i = 0; i < len / (ssize_t)sizeof(n[0]); i++) {
+			if (n[i].what == PERF_PERSISTENT_NOTICE_OVERFLOW)
+				queued++;
+			else if (n[i].what == PERF_PERSISTENT_NOTICE_LOST)
+				lost += n[i].time;
+		}
+	}
+	printf("queued=%u lost=%llu\n", queued, lost);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct perf_persistent_notice n[8];
@@ -64,7 +165,7 @@ int main(int argc, char **argv)
 	char small[8];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: pp-notify ID [overflow|small|unwatched|empty]\n");
+		fprintf(stderr, "usage: pp-notify ID [overflow|loop N|still|small|unwatched|empty]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -74,13 +175,17 @@ int main(int argc, char **argv)
 		printf("open: %s\n", errname(errno));
 		return 1;
 	}
+	if (argc > 3 && !strcmp(argv[2], "loop"))
+		return overflow_loop(fd, id, strtoul(argv[3], NULL, 0));
+	if (argc > 2 && !strcmp(argv[2], "still"))
+		return overflow_still(fd, id);
 	if (argc > 2 && !strcmp(argv[2], "unwatched")) {
 		printf("read: %s\n", read(fd, n, sizeof(n)) < 0 ? errname(errno) : "OK");
 		return 0;
 	}
-	if (ioctl(fd, PERF_PERSISTENT_IOC_WATCH,
-		  id | (argc > 2 && !strcmp(argv[2], "overflow") ?
-			PERF_PERSISTENT_WATCH_OVERFLOW : 0))) {
+	if (ioctl(fd, argc > 2 && !strcmp(argv[2], "overflow") ?
+		  PERF_PERSISTENT_IOC_WATCH_OVERFLOW : PERF_PERSISTENT_IOC_WATCH,
+		  id)) {
 		printf("watch: %s\n", errname(errno));
 		return 1;
 	}

@@ -23,6 +23,7 @@
 #include <uapi/linux/perf_persistent.h>
 
 #include "perf_persistent/buffer.h"
+#include "perf_persistent/notify.h"
 #include "perf_persistent/record.h"
 #include "perf_persistent/registry.h"
 #include "perf_persistent/scope.h"
@@ -63,6 +64,8 @@ struct tracepoint;
  * @fed: a writer stored a record during that run
  * @lost: bytes of records overwritten before a reader here received them
  *	(read locklessly elsewhere)
+ * @stored: records stored here while a file watched overflows: every
+ *	wakeup_events-th of them asks for an overflow notice
  * @cpu: this CPU
  *
  * @online and @gen are written by the hotplug callbacks; @counter,
@@ -93,6 +96,7 @@ struct pp_cpu {
 	bool			delivering;
 	bool			fed;
 	unsigned long		lost;
+	local_t			stored;
 	unsigned int		cpu;
 };
 
@@ -114,12 +118,8 @@ struct pp_cpu {
  * @freeze: whether triggers let it store records (trigger.h)
  * @trigger: its trigger, or NULL: set under the registry lock, read by
  *	the record path under RCU
- * @froze_work: tells the watching files that it froze (@freeze.notify)
- * @fired_work: tells them that its trigger fired, at @fired_time
- * @fired_time: when the trigger last fired
- * @overflows: records stored while a file watched overflows (notify.h)
- * @overflow_work: tells the files watching overflows that it stored
- *	records
+ * @froze_work: queues the notice that it froze (@freeze.notify)
+ * @notices: what it has to tell the files that watch it (notify.h)
  * @scope: whose activity it records (scope.h)
  * @no_buffer: a task's records dropped on a CPU too new to have a buffer
  * @crash_dump: its newest records go to the kernel log on panic and oops
@@ -146,10 +146,7 @@ struct pp_event {
 	struct pp_freeze		freeze;
 	struct pp_trigger __rcu		*trigger;
 	struct irq_work			froze_work;
-	struct irq_work			fired_work;
-	u64				fired_time;
-	atomic_long_t			overflows;
-	struct irq_work			overflow_work;
+	struct pp_notices		notices;
 	struct pp_scope			scope;
 	atomic_long_t			no_buffer;
 	bool				crash_dump;
@@ -255,10 +252,7 @@ static inline struct pp_buffer *pp_cpu_buf(struct pp_cpu *pc)
 
 void pp_reader_notify(struct pp_cpu *pc);
 void pp_event_trigger_hit(struct pp_event *ev, const void *raw, u32 size);
-void pp_event_overflow_notice(struct pp_event *ev);
-
-/* Some control file watches overflows (notify.c). */
-DECLARE_STATIC_KEY_FALSE(pp_overflow_watched);
+void pp_event_overflow_notice(struct pp_event *ev, struct pp_cpu *pc);
 
 /**
  * pp_event_after_store - what follows a record stored on this CPU
@@ -269,8 +263,8 @@ DECLARE_STATIC_KEY_FALSE(pp_overflow_watched);
  * @size: its size
  *
  * Counts down a freeze in progress, has the readers get the record, may
- * fire the event's trigger and tell the files watching overflows.  Any
- * context, NMI included.
+ * fire the event's trigger and count towards an overflow notice if a
+ * file watches the event's overflows.  Any context, NMI included.
  */
 static __always_inline void pp_event_after_store(struct pp_event *ev,
 						 struct pp_cpu *pc,
@@ -283,8 +277,9 @@ static __always_inline void pp_event_after_store(struct pp_event *ev,
 		pp_reader_notify(pc);
 	if (unlikely(rcu_access_pointer(ev->trigger)))
 		pp_event_trigger_hit(ev, raw, size);
-	if (static_branch_unlikely(&pp_overflow_watched))
-		pp_event_overflow_notice(ev);
+	if (static_branch_unlikely(&pp_overflow_watched.key) &&
+	    pp_notices_watched(&ev->notices))
+		pp_event_overflow_notice(ev, pc);
 }
 
 unsigned long pp_event_backlog(struct pp_event *ev);

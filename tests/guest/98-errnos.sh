@@ -193,6 +193,17 @@ check_match "the sigtrap refused without CAP_KILL is taken with it" "OK id=" \
 	"$(pp-ctl create sigok $bp detached pid=$holder remove-on-exec sigtrap=1)"
 pp-ctl destroy sigok >/dev/null
 
+# Overflow notices need the right to monitor the system; notices of
+# incidents do not.  The bit of earlier headers is still taken.
+row E120 EPERM pp-ctl drop-caps watch-overflow keep
+row E121 EPERM pp-ctl drop-caps watch-raw "$(printf '0x1%08x' "$keep")"
+row E122 ENOENT pp-ctl watch-overflow 99999
+row E123 EINVAL pp-ctl watch-overflow-raw 0x100000000
+check_match "WATCH without a capability is taken" "OK" \
+	"$(pp-ctl drop-caps watch keep | tail -n 1)"
+check_match "WATCH with the overflow bit is taken" "OK" \
+	"$(pp-ctl watch-raw "$(printf '0x1%08x' "$keep")")"
+
 kill $holder
 wait $holder
 pp-ctl destroy keep destroy late >/dev/null

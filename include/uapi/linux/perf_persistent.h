@@ -516,12 +516,17 @@ struct perf_persistent_filter_op {
  * F_SETFL) it sends SIGIO to its owner (F_SETOWN; a negative id is a
  * process group: every process of a tree sharing the file).
  *
- * A file that watches with PERF_PERSISTENT_WATCH_OVERFLOW also receives
- * NOTICE_OVERFLOW on every wakeup_events-th record the event stores (the
- * source attr's wakeup_events, or every record when 0 or with
- * attr.watermark), as perf signals an fd's owner on overflow: @time is
- * when the notice was posted.  Overflows that come while the event's last
- * one is still being posted (an irq_work) are merged into it.
+ * A file that watches with PERF_PERSISTENT_IOC_WATCH_OVERFLOW also
+ * receives NOTICE_OVERFLOW when the event stores records, as perf signals
+ * an fd's owner on overflow: each CPU asks for one on every
+ * wakeup_events-th record it stores (the source attr's wakeup_events, or
+ * every record when 0 or with attr.watermark).  The notices are paced,
+ * so that no event can notify itself for good (an event on
+ * signal:signal_generate records the SIGIO its notice sends): an event
+ * posts one at most every 10 ms, and the overflows meanwhile make one
+ * notice when that time is over; a file that has not read the event's
+ * last overflow notice gets no other (and no SIGIO) until it does.
+ * @time is when the notice was posted.
  */
 struct perf_persistent_notice {
 	__u32	id;
@@ -570,12 +575,22 @@ struct perf_persistent_notice {
 #define PERF_PERSISTENT_IOC_TRIGGER	\
 	_IOW(PERF_PERSISTENT_IOC_MAGIC, 9, struct perf_persistent_trigger)
 /*
- * Watch an event (the ioctl argument: its id, or 0 for every event):
- * this file receives a struct perf_persistent_notice when it freezes or
- * its trigger fires, and with PERF_PERSISTENT_WATCH_OVERFLOW or'd into
- * the argument also when it stores records.  Needs no capability.
+ * WATCH: watch an event (the ioctl argument: its id, or 0 for every
+ * event): this file receives a struct perf_persistent_notice when it
+ * freezes or its trigger fires.  Needs no capability.
+ *
+ * WATCH_OVERFLOW: the same, and also a notice when the event stores
+ * records (NOTICE_OVERFLOW).  Needs CAP_PERFMON or CAP_SYS_ADMIN (EPERM).
+ *
+ * PERF_PERSISTENT_WATCH_OVERFLOW or'd into WATCH's argument does what
+ * WATCH_OVERFLOW does.  It is bit 32, which a 32-bit program cannot pass
+ * (the argument of its ioctl() is 32 bits wide): such a program uses
+ * WATCH_OVERFLOW, which takes the id alone.  The bit stays for programs
+ * built with the earlier header.
  */
 #define PERF_PERSISTENT_WATCH_OVERFLOW	(1ULL << 32)
 #define PERF_PERSISTENT_IOC_WATCH	_IO(PERF_PERSISTENT_IOC_MAGIC, 10)
+#define PERF_PERSISTENT_IOC_WATCH_OVERFLOW \
+	_IO(PERF_PERSISTENT_IOC_MAGIC, 11)
 
 #endif /* _UAPI_LINUX_PERF_PERSISTENT_H */
