@@ -244,17 +244,36 @@ void pp_event_overflow_notice(struct pp_event *ev, struct pp_cpu *pc)
 /*
  * Does @counter's PMU read its attr's config1 as a pointer into the
  * creator's memory?  The kprobe and uprobe PMUs do (the function or the
- * path to probe).  A persistent event creates its counters again when a
- * CPU comes back online, from a worker, and its readers' permission probe
- * runs as each reader: neither may read the creator's memory, so such a
- * source cannot be persistent.  (Their tracepoints, kprobes:NAME and
- * uprobes:NAME defined through tracefs, can.)
+ * path to probe), and check the creator's CAP_PERFMON.  A persistent
+ * event creates its counters again when a CPU comes back online, from a
+ * worker; its readers' permission probe runs as each reader; and perf
+ * creates the copies a task scope inherits as the forking task, in its
+ * memory.  None of them may read the creator's memory, so such a source
+ * cannot be persistent, in any scope.  (Their tracepoints, kprobes:NAME
+ * and uprobes:NAME defined through tracefs, can.)
  */
 static bool pp_source_reads_user(const struct perf_event *counter)
 {
 	const char *name = counter->pmu->name;
 
 	return name && (!strcmp(name, "kprobe") || !strcmp(name, "uprobe"));
+}
+
+/*
+ * Does a task scope's inherited copy of @counter fail the PMU's checks of
+ * the forking task?  Intel's event_init asks perf_allow_cpu() of the
+ * current task for a raw event with the AnyThread bit: every fork of an
+ * unprivileged target would fail.  pp_scope_attr_check() refuses the
+ * PERF_TYPE_RAW spelling before any counter exists; this catches a hybrid
+ * CPU's PMU (cpu_core, cpu_atom) named by its own type.
+ */
+static bool pp_source_inherit_checks_task(const struct perf_event_attr *attr,
+					  const struct pmu *pmu)
+{
+	return IS_ENABLED(CONFIG_X86) && attr->inherit &&
+	       attr->type == pmu->type &&
+	       str_has_prefix(pmu->name ?: "", "cpu") &&
+	       (attr->config & PP_X86_ANY_THREAD);
 }
 
 /* Give @cpu a buffer (once) and a counter; sync_lock held. */
@@ -294,10 +313,6 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 						   pp_event_overflow, pc);
 	if (IS_ERR(counter))
 		return PTR_ERR(counter);
-	if (pp_source_reads_user(counter)) {
-		perf_event_release_kernel(counter);
-		return -EOPNOTSUPP;
-	}
 	pc->counter = counter;
 	pc->counter_gen = gen;
 	return 0;
@@ -616,29 +631,28 @@ void pp_event_probe_attr(const struct pp_event *ev,
 }
 
 /*
- * Look at a tracepoint source before its counters start: create its
- * counter, disabled, on one online CPU, so that perf checks the attr (the
- * errno is the one the counters would get), and take from the tracepoint
- * perf found its name, its tracefs format text (crash dumps, sysfs) and
- * whether the direct path has an encoder for it.  Other sources need
- * nothing of this.  Process context.
+ * Look at the source before its counters start: create its counter,
+ * disabled, on one online CPU, so that perf checks the attr (the errno is
+ * the one the counters would get) and tells which PMU takes it, whatever
+ * the scope will be.  Process context.
  *
- * Return: 0 or the errno perf refused the counter with.
+ * Return: the counter, or ERR_PTR() of the errno perf refused it with, or
+ * -EOPNOTSUPP (a PMU that reads the creator's memory), or -EINVAL (a
+ * source whose inherited copies would fail the forking task's checks).
  */
-static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
+static struct perf_event *pp_event_probe_counter(struct pp_event *ev)
 {
 	struct perf_event_attr attr;
-	struct trace_event_call *call;
 	struct perf_event *counter;
-	const char *name;
 	unsigned int cpu;
+	int ret = 0;
 
-	if (!IS_ENABLED(CONFIG_EVENT_TRACING) ||
-	    ev->attr.type != PERF_TYPE_TRACEPOINT)
-		return 0;
 	pp_event_probe_attr(ev, &attr);
 	counter = ERR_PTR(-ENODEV);
-	/* A CPU going offline meanwhile refuses it with -ENODEV: the next. */
+	/*
+	 * perf refuses a counter on a CPU that went offline since the walk
+	 * looked at it with -ENODEV; the next online CPU is asked then.
+	 */
 	for_each_online_cpu(cpu) {
 		counter = perf_event_create_kernel_counter(&attr, cpu, NULL,
 							   NULL, NULL);
@@ -646,7 +660,40 @@ static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
 			break;
 	}
 	if (IS_ERR(counter))
+		return counter;
+	if (pp_source_reads_user(counter))
+		ret = -EOPNOTSUPP;
+	else if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK &&
+		 pp_source_inherit_checks_task(&ev->attr, counter->pmu))
+		ret = -EINVAL;
+	if (ret) {
+		perf_event_release_kernel(counter);
+		return ERR_PTR(ret);
+	}
+	return counter;
+}
+
+/*
+ * Probe the source (pp_event_probe_counter()), and of a tracepoint take
+ * what perf found: its name, its tracefs format text (crash dumps, sysfs)
+ * and whether the direct path has an encoder for it.  Process context.
+ *
+ * Return: 0 or the errno the probe failed with.
+ */
+static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
+{
+	struct trace_event_call *call;
+	struct perf_event *counter;
+	const char *name;
+
+	counter = pp_event_probe_counter(ev);
+	if (IS_ERR(counter))
 		return PTR_ERR(counter);
+	if (!IS_ENABLED(CONFIG_EVENT_TRACING) ||
+	    ev->attr.type != PERF_TYPE_TRACEPOINT) {
+		perf_event_release_kernel(counter);
+		return 0;
+	}
 
 	call = counter->tp_event;
 	name = trace_event_name(call);

@@ -160,6 +160,15 @@ int pp_scope_attr_check(const struct pp_scope *s,
 	    (attr->bp_addr >= TASK_SIZE_MAX ||
 	     attr->bp_len > TASK_SIZE_MAX - attr->bp_addr))
 		return -EINVAL;
+	/*
+	 * Intel's event_init asks perf_allow_cpu() of the current task for
+	 * the AnyThread bit: the forking task, for an inherited copy.  (A
+	 * hybrid PMU named by its own type is refused when the source is
+	 * probed, in event.c.)
+	 */
+	if (task && attr->inherit && IS_ENABLED(CONFIG_X86) &&
+	    attr->type == PERF_TYPE_RAW && (attr->config & PP_X86_ANY_THREAD))
+		return -EINVAL;
 	return 0;
 }
 

@@ -19,6 +19,12 @@
 
 struct pid;
 
+/*
+ * Intel's AnyThread bit of a raw event's config (ARCH_PERFMON_EVENTSEL_ANY
+ * in arch/x86's perf_event.h, which other architectures lack).
+ */
+#define PP_X86_ANY_THREAD	BIT_ULL(21)
+
 /**
  * struct pp_scope - whose activity an event records
  * @kind: PERF_PERSISTENT_SCOPE_*

@@ -187,11 +187,32 @@ row E116 EINVAL pp-ctl watch-raw 0x200000000
 row E117 ENOTDIR pp-ctl create b sw=1 detached cgroup=/pp-scope/cgroup.procs
 row E118 ESRCH pp-ctl create b sw=1 detached pid=$pp_zombie
 row E119 EINVAL pp-ctl create b sw=1 detached cgroup-fd=$cg/pp-scope cgroup-path=bad
+row E125 EINVAL pp-ctl create b raw=4:0x20003c detached pid=$holder inherit
 pp_end_zombie
 rmdir $cg/pp-scope
 check_match "the sigtrap refused without CAP_KILL is taken with it" "OK id=" \
 	"$(pp-ctl create sigok $bp detached pid=$holder remove-on-exec sigtrap=1)"
 pp-ctl destroy sigok >/dev/null
+
+# A task scope of a PMU that reads the creator's memory is refused before
+# any counter exists: the target, an unprivileged shell, forks after the
+# attempt, which an inherited copy would have made fail (EACCES).
+rm -f /tmp/nb.go
+mkfifo -m 666 /tmp/nb.go
+setpriv_nobody 'echo pid=$$; read x </tmp/nb.go; sh -c true && echo forked' \
+	>/tmp/nb.out 2>&1 &
+nb=$!
+pp_wait_grep '^pid=' /tmp/nb.out
+nbpid=$(pp_field pid /tmp/nb.out)
+row E124 EOPNOTSUPP pp-ctl create b "$probe" detached pid="$nbpid" inherit
+# The same attempt again, left as it ends while the target forks.
+pp-ctl create b "$probe" detached pid="$nbpid" inherit >/dev/null 2>&1
+echo go >/tmp/nb.go
+wait $nb
+check_grep "the target of the refused task scope forks" "^forked$" /tmp/nb.out ||
+	sed 's/^/# /' /tmp/nb.out
+pp_destroy_stray b
+rm -f /tmp/nb.go
 
 # Overflow notices need the right to monitor the system; notices of
 # incidents do not.  The bit of earlier headers is still taken.
