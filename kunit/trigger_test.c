@@ -96,6 +96,31 @@ static void pp_trigger_test_after(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fx->a.time, 200ULL);
 }
 
+/*
+ * An after beyond what the countdown holds (-1 as "very large") stores
+ * on: it is held as the largest count, not as a negative one that
+ * freezes at the first record.
+ */
+static void pp_trigger_test_after_huge(struct kunit *test)
+{
+	struct trigger_fixture *fx = test->priv;
+	struct pp_trigger *t = make(test, 1, U64_MAX);
+	unsigned int i;
+
+	KUNIT_EXPECT_TRUE(test, pp_trigger_hit(t, 100));
+	for (i = 0; i < 100; i++)
+		pp_freeze_stored(&fx->a, 101 + i);
+	KUNIT_EXPECT_TRUE(test, pp_freeze_stores(&fx->a));
+	KUNIT_EXPECT_TRUE(test, pp_freeze_counting(&fx->a));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&fx->a.left), S64_MAX - 100);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&fx->a.freezes), 0LL);
+	/* The largest after the trigger takes counts the same way. */
+	pp_freeze_after(&fx->b, PP_TRIGGER_AFTER_MAX, 300);
+	pp_freeze_stored(&fx->b, 301);
+	KUNIT_EXPECT_TRUE(test, pp_freeze_stores(&fx->b));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&fx->b.left), S64_MAX - 1);
+}
+
 /* Re-arming thaws the targets and counts from zero again. */
 static void pp_trigger_test_rearm(struct kunit *test)
 {
@@ -158,6 +183,7 @@ static void pp_trigger_test_refire_counting(struct kunit *test)
 static struct kunit_case pp_trigger_test_cases[] = {
 	KUNIT_CASE(pp_trigger_test_count),
 	KUNIT_CASE(pp_trigger_test_after),
+	KUNIT_CASE(pp_trigger_test_after_huge),
 	KUNIT_CASE(pp_trigger_test_rearm),
 	KUNIT_CASE(pp_trigger_test_thaw),
 	KUNIT_CASE(pp_trigger_test_refire_counting),

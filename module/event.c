@@ -1110,7 +1110,8 @@ int pp_event_thaw(u32 id, bool rearm)
  * (pp_event_stop()).  Process context.
  *
  * Return: 0; -ENOENT (@source or a target does not exist), -EINVAL
- * (@filter and @source's records carry no RAW payload), -ENOMEM.
+ * (@filter and @source's records carry no RAW payload, or @after above
+ * PP_TRIGGER_AFTER_MAX), -ENOMEM.
  */
 int pp_event_set_trigger(u32 source, const u32 *targets, unsigned int nr,
 			 u64 count, u64 after, struct pp_filter *filter)
@@ -1120,6 +1121,10 @@ int pp_event_set_trigger(u32 source, const u32 *targets, unsigned int nr,
 	unsigned int i;
 	int ret = -ENOENT;
 
+	if (after > PP_TRIGGER_AFTER_MAX) {
+		kfree(filter);
+		return -EINVAL;
+	}
 	if (nr) {
 		trig = kzalloc(struct_size(trig, targets, nr), GFP_KERNEL);
 		if (!trig) {

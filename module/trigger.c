@@ -40,7 +40,8 @@ void pp_freeze_now(struct pp_freeze *f, u64 now)
 /**
  * pp_freeze_after - freeze after @after more records are stored
  * @f: the target
- * @after: records still stored; 0 freezes at once
+ * @after: records still stored; 0 freezes at once; above
+ *	PP_TRIGGER_AFTER_MAX, that many (the countdown is signed)
  * @now: the time, for a freeze at once
  *
  * Any context.  A target counting down already starts again from @after.
@@ -51,7 +52,7 @@ void pp_freeze_after(struct pp_freeze *f, u64 after, u64 now)
 		pp_freeze_now(f, now);
 		return;
 	}
-	atomic64_set(&f->left, after);
+	atomic64_set(&f->left, min(after, PP_TRIGGER_AFTER_MAX));
 	/* The count before the flag: pairs with pp_freeze_stored(). */
 	smp_store_release(&f->counting, 1);
 }

@@ -15,9 +15,13 @@
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/irq_work.h>
+#include <linux/limits.h>
 #include <linux/types.h>
 
 struct pp_filter;
+
+/* The largest post-trigger count: what the signed countdown holds. */
+#define PP_TRIGGER_AFTER_MAX	((u64)S64_MAX)
 
 /**
  * struct pp_freeze - whether an event stores records, as triggers decide
@@ -44,7 +48,8 @@ struct pp_freeze {
 /**
  * struct pp_trigger - an event's records freeze others
  * @count: fires on the source's @count-th record after arming (>= 1)
- * @after: each target stores this many more records, then freezes
+ * @after: each target stores this many more records, then freezes (at
+ *	most PP_TRIGGER_AFTER_MAX)
  * @hits: records of the source since it was armed (that matched @filter)
  * @filter: only records of the source that match count, or NULL: all
  *	(filter.h; owned by the trigger)

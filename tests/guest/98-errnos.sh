@@ -224,6 +224,8 @@ check_match "WATCH without a capability is taken" "OK" \
 	"$(pp-ctl drop-caps watch keep | tail -n 1)"
 check_match "WATCH with the overflow bit is taken" "OK" \
 	"$(pp-ctl watch-raw "$(printf '0x1%08x' "$keep")")"
+row E126 EINVAL pp-ctl trigger keep "$keep" after=0xffffffffffffffff
+check_eq "the refused trigger left none behind" "" "$(pp_stat keep trigger)"
 
 kill $holder
 wait $holder

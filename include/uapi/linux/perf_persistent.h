@@ -409,7 +409,7 @@ struct perf_persistent_list {
  *		trigger freezes (@source may be among them)
  * @count:	fire on the @count-th record of @source after arming (0: 1)
  * @after:	each target stores this many more records after the trigger
- *		fired, then freezes (0: at once)
+ *		fired, then freezes (0: at once; at most 2^63 - 1)
  * @filter:	user pointer to @nr_filter struct perf_persistent_filter_op,
  *		or 0: only @source's records that match count towards @count
  * @nr_filter:	number of ops at @filter, 0 to PERF_PERSISTENT_FILTER_MAX
