@@ -182,7 +182,7 @@ void pp_scope_put(struct pp_scope *s)
 		cgroup_put(s->cgrp);
 #endif
 	s->cgrp = NULL;
-	kfree(s->counters);
+	kvfree(s->counters);
 	s->counters = NULL;
 }
 
@@ -261,9 +261,9 @@ int pp_scope_task_start(struct pp_scope *s, struct perf_event_attr *attr,
 		n = scope_threads(s, tasks, max);
 		if (n < 0 || n <= max)
 			break;
-		kfree(tasks);
+		kvfree(tasks);
 		max = n + 16;
-		tasks = kcalloc(max, sizeof(*tasks), GFP_KERNEL);
+		tasks = kvcalloc(max, sizeof(*tasks), GFP_KERNEL);
 		if (!tasks) {
 			ret = -ENOMEM;
 			goto unlock;
@@ -273,7 +273,7 @@ int pp_scope_task_start(struct pp_scope *s, struct perf_event_attr *attr,
 		ret = n;
 		goto unlock;
 	}
-	s->counters = kcalloc(n, sizeof(*s->counters), GFP_KERNEL);
+	s->counters = kvcalloc(n, sizeof(*s->counters), GFP_KERNEL);
 	if (!s->counters) {
 		ret = -ENOMEM;
 		goto put_tasks;
@@ -302,7 +302,7 @@ unlock:
 	up_read(&leader->signal->exec_update_lock);
 put_leader:
 	put_task_struct(leader);
-	kfree(tasks);
+	kvfree(tasks);
 	return ret;
 }
 
