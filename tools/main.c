@@ -203,20 +203,13 @@ static void pidfile_path(const char *name, char *buf, size_t len)
 }
 
 /*
- * Hold event @id, attached to @fd, until a signal.  SIGUSR1 ("perf
- * persistent detach NAME") and SIGHUP (the terminal or the ssh session went
- * away) detach it: it goes on recording and its history is kept.  SIGINT
- * and SIGTERM destroy it if @destroy, else detach it too.  Only a death
- * that leaves no say (SIGKILL) ends the event with the process: the kernel
- * destroys what a closed file owned.
+ * Block the signals hold() waits for, into @set.  Called before the ioctl
+ * that makes the control file the event's owner: a signal between that
+ * ioctl and hold() would otherwise kill the process by its default action,
+ * and the kernel would destroy the event with its history.
  */
-static int hold(int fd, const char *name, unsigned int id, bool destroy)
+static void hold_signals(sigset_t *set)
 {
-	char path[PATH_MAX];
-	sigset_t set;
-	FILE *f;
-	int sig;
-
 	/*
 	 * An ignored signal never becomes pending, so sigwait() would not see
 	 * it: a shell starts background commands with SIGINT ignored, nohup
@@ -226,12 +219,31 @@ static int hold(int fd, const char *name, unsigned int id, bool destroy)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGUSR1, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &set, NULL);
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, set, NULL);
+}
+
+/*
+ * Hold event @id, attached to @fd, until a signal (blocked since before
+ * the attaching ioctl: hold_signals()).  SIGUSR1 ("perf persistent detach
+ * NAME") and SIGHUP (the terminal or the ssh session went away) detach it:
+ * it goes on recording and its history is kept.  SIGINT and SIGTERM
+ * destroy it if @destroy, else detach it too.  Only a death that leaves no
+ * say (SIGKILL) ends the event with the process: the kernel destroys what
+ * a closed file owned.
+ */
+static int hold(int fd, const char *name, unsigned int id, bool destroy)
+{
+	char path[PATH_MAX];
+	sigset_t set;
+	FILE *f;
+	int sig;
+
+	hold_signals(&set);
 	pidfile_path(name, path, sizeof(path));
 	mkdir(RUN_DIR, 0700);
 	f = fopen(path, "w");
@@ -452,6 +464,7 @@ static int cmd_create(int argc, char **argv)
 	char defname[PERF_PERSISTENT_NAME_MAX], *end;
 	bool detached = false, have_period = false, have_freq = false;
 	bool comm = true;
+	sigset_t held;
 	int c, fd;
 
 	/* EVENT [-- CMD]: the command is not ours to parse. */
@@ -596,6 +609,9 @@ static int cmd_create(int argc, char **argv)
 	cr.attr = (unsigned long)&attr;
 	cr.buffer_size = size;
 	snprintf(cr.name, sizeof(cr.name), "%s", name);
+	/* Held in the foreground: its signals wait from before it is ours. */
+	if (!detached && !cmd)
+		hold_signals(&held);
 	if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_CREATE, (unsigned long)&cr)) {
 		if (errno == EEXIST)
 			pp_error("an event named '%s' exists already (choose another with --name)",
@@ -1216,6 +1232,7 @@ static int cmd_attach(int argc, char **argv)
 	};
 	struct pp_event_desc desc;
 	bool destroy = false;
+	sigset_t held;
 	int c, fd;
 
 	while ((c = next_opt(argc, argv, "", opts)) != -1) {
@@ -1226,6 +1243,7 @@ static int cmd_attach(int argc, char **argv)
 	fd = open_event(argc, argv, &desc, true);
 	if (fd < 0)
 		return -fd;
+	hold_signals(&held);
 	if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_ATTACH, desc.info.id)) {
 		if (errno == EBUSY)
 			pp_error("%s: attached to another process already",

@@ -221,6 +221,19 @@ wait $h
 check_grep "attach, then Ctrl-C: the holder detached it again" "^detached cs: " /tmp/att
 check_match "and the event and its history live on" " cs +context-switches +detached " \
 	"$(perf persistent list)"
+# A Ctrl-C right after the attaching ioctl, before the holder waits for
+# signals (the shim raises SIGINT then): blocked since before the ioctl,
+# it detaches the event as a later Ctrl-C does, instead of killing the
+# tool, whose closed file would have destroyed the event and its history.
+env LD_PRELOAD="$PWD/bin/preload-sigint.so" $PP attach cs >/tmp/att 2>&1
+check_eq "SIGINT right after ATTACH: the holder exits normally" 0 $?
+check_grep "... having detached the event again" "^detached cs: " /tmp/att
+check_match "... whose history lives on" " cs +context-switches +detached " \
+	"$(perf persistent list)"
+env LD_PRELOAD="$PWD/bin/preload-sigint.so" $PP create -n early cpu-migrations \
+	>/tmp/held 2>&1
+check_eq "SIGINT right after CREATE: the holder exits normally" 0 $?
+check_grep "... having destroyed the event, as Ctrl-C does" "^destroyed early$" /tmp/held
 hold_bg /tmp/att "attached cs" attach --destroy-on-exit cs
 kill -TERM $h
 wait $h
