@@ -210,8 +210,16 @@ static __always_inline void *pp_direct_begin(void *data,
 	void *dst, *entry;
 
 	local64_inc(&pc->hits);
-	if (unlikely(!buf) || !pp_scope_admits(&ev->scope))
+	if (!pp_scope_admits(&ev->scope))
 		return NULL;
+	/*
+	 * The probe sees the hits of a CPU the sync work has not given a
+	 * buffer yet (or could not): each is a loss that readers see counted.
+	 */
+	if (unlikely(!buf)) {
+		atomic_long_inc(&ev->no_buffer);
+		return NULL;
+	}
 	if (unlikely(!pp_freeze_stores(&ev->freeze) ||
 		     entry_size > PP_DIRECT_PAYLOAD_MAX)) {
 		local64_inc(&buf->dropped);

@@ -121,7 +121,9 @@ struct pp_cpu {
  * @froze_work: queues the notice that it froze (@freeze.notify)
  * @notices: what it has to tell the files that watch it (notify.h)
  * @scope: whose activity it records (scope.h)
- * @no_buffer: a task's records dropped on a CPU too new to have a buffer
+ * @no_buffer: records dropped on a CPU that has no buffer yet (a task
+ *	scope's, whose tasks run anywhere, and the direct path's, whose probe
+ *	sees every CPU)
  * @crash_dump: its newest records go to the kernel log on panic and oops
  *	(dump.h)
  * @format: its tracepoint source's tracefs format text, or NULL
