@@ -304,6 +304,7 @@ static int watcher_add(struct pp_watcher *w, u32 id, unsigned long what)
 		}
 		return 0;
 	}
+	/* Destroyed since pp_notify_watch() looked: watch nothing more. */
 	ev = pp_event_get(id);
 	if (!ev)
 		return -ENOENT;
@@ -332,8 +333,16 @@ int pp_notify_watch(struct file *file, u32 id, bool overflows)
 {
 	unsigned long what = PP_WATCH_INCIDENTS;
 	struct pp_watcher *w;
+	struct pp_event *ev;
 	int ret;
 
+	/* No such event: the file is left as it was, watching nothing. */
+	if (id) {
+		ev = pp_event_get(id);
+		if (!ev)
+			return -ENOENT;
+		pp_event_put(ev);
+	}
 	w = watcher_get(file);
 	if (!w)
 		return -ENOMEM;

@@ -28,6 +28,8 @@
  *                           lost ones that the file then holds
  *   pp-notify ID small      read into an 8-byte buffer (prints its errno)
  *   pp-notify 0 unwatched   read a file that watches nothing (errno)
+ *   pp-notify ID refused    WATCH_OVERFLOW of ID, which does not exist
+ *                           (errno), then read the file (errno)
  *   pp-notify ID empty      non-blocking read with no notice (errno)
  *
  * A process that gets no SIGIO in 120 s says so and fails.
@@ -179,7 +181,14 @@ int main(int argc, char **argv)
 		return overflow_loop(fd, id, strtoul(argv[3], NULL, 0));
 	if (argc > 2 && !strcmp(argv[2], "still"))
 		return overflow_still(fd, id);
+	if (argc > 2 && !strcmp(argv[2], "refused")) {
+		printf("watch: %s\n", ioctl(fd, PERF_PERSISTENT_IOC_WATCH_OVERFLOW, id) ?
+		       errname(errno) : "OK");
+		argv[2] = "unwatched";
+	}
 	if (argc > 2 && !strcmp(argv[2], "unwatched")) {
+		/* A file that watches would say EAGAIN, not block. */
+		fcntl(fd, F_SETFL, O_NONBLOCK);
 		printf("read: %s\n", read(fd, n, sizeof(n)) < 0 ? errname(errno) : "OK");
 		return 0;
 	}

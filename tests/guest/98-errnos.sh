@@ -135,6 +135,8 @@ row E81 EPERM pp-ctl drop-caps trigger keep "$keep"
 row E82 EINVAL pp-ctl trigger keep - flags=0x3
 row E83 ENOENT pp-ctl trigger keep - flags=0x2
 row E84 ENOENT pp-ctl watch 99999
+check_eq "a refused WATCH leaves the file watching nothing" \
+	"$(printf 'watch: ENOENT\nread: EINVAL')" "$(pp-notify 99999 refused)"
 row E85 EINVAL pp-notify "$keep" small
 row E86 EINVAL pp-notify 0 unwatched
 row E87 EAGAIN pp-notify "$keep" empty
