@@ -6,31 +6,22 @@
  * event's owner and the tool's wait for signals would, deterministically.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <sys/ioctl.h>
 
 #include <linux/perf_persistent.h>
 
+#include "preload-ioctl.h"
+
 /* A command without its size bits: CREATE of any struct version. */
 #define NO_SIZE(req)	((req) & ~((unsigned long)_IOC_SIZEMASK << _IOC_SIZESHIFT))
 
-int ioctl(int fd, unsigned long req, ...)
+static void after_ioctl(ioctl_fn real, unsigned long req, unsigned long arg,
+			int ret)
 {
-	static int (*real)(int, unsigned long, ...);
-	unsigned long arg;
-	va_list ap;
-	int ret;
-
-	va_start(ap, req);
-	arg = va_arg(ap, unsigned long);
-	va_end(ap);
-	if (!real)
-		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-	ret = real(fd, req, arg);
+	(void)real;
+	(void)arg;
 	if (!ret && (req == PERF_PERSISTENT_IOC_ATTACH ||
 		     NO_SIZE(req) == NO_SIZE(PERF_PERSISTENT_IOC_CREATE)))
 		raise(SIGINT);
-	return ret;
 }
