@@ -107,6 +107,16 @@ static int read_format(const char *path)
 }
 
 /* The samples held on @cpu of event @id, oldest first. */
+/* Say why event @id's buffer on @cpu could not be read; returns -1. */
+static int why(unsigned int id, unsigned int cpu, const char *what,
+	       unsigned long long value, unsigned long long pos,
+	       unsigned long long tail)
+{
+	printf("event %u, cpu %u: %s: %llu (at %llu, tail %llu)\n", id, cpu,
+	       what, value, pos, tail);
+	return -1;
+}
+
 static int load(unsigned int id, unsigned int cpu, unsigned long long bsize,
 		struct side *s)
 {
@@ -120,7 +130,7 @@ static int load(unsigned int id, unsigned int cpu, unsigned long long bsize,
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, ctl,
 		   PERF_PERSISTENT_MMAP_OFFSET(id, cpu, getpagesize()));
 	if (map == MAP_FAILED)
-		return -1;
+		return why(id, cpu, "mmap", errno, 0, 0);
 	pg = (void *)map;
 	ext = (void *)(map + PERF_PERSISTENT_PAGE_EXT_OFFSET);
 	dsize = pg->data_size;
@@ -129,7 +139,7 @@ static int load(unsigned int id, unsigned int cpu, unsigned long long bsize,
 	s->recs = calloc((tail - head) / 8 + 1, sizeof(*s->recs));
 	rec = malloc(65536);
 	if (!s->recs || !rec)
-		return -1;
+		return why(id, cpu, "allocation", ENOMEM, head, tail);
 	/* Newest first from the head; stored reversed below. */
 	for (pos = head; pos != tail; ) {
 		struct perf_event_header hdr;
@@ -139,7 +149,7 @@ static int load(unsigned int id, unsigned int cpu, unsigned long long bsize,
 
 		memcpy(&hdr, map + pg->data_offset + off, sizeof(hdr));
 		if (hdr.size < sizeof(hdr) || hdr.size > tail - pos)
-			return -1;
+			return why(id, cpu, "a record's size", hdr.size, pos, tail);
 		first = hdr.size < dsize - off ? hdr.size : dsize - off;
 		memcpy(rec, map + pg->data_offset + off, first);
 		memcpy(rec + first, map + pg->data_offset, hdr.size - first);
@@ -149,7 +159,8 @@ static int load(unsigned int id, unsigned int cpu, unsigned long long bsize,
 		r = &s->recs[n];
 		if (pp_decode(rec, hdr.size, ext->sample_type, &r->d) ||
 		    !r->d.raw || r->d.raw_size > MAX_RAW)
-			return -1;
+			return why(id, cpu, "a record's decoding", hdr.size, pos,
+				   tail);
 		memcpy(r->raw, r->d.raw, r->d.raw_size);
 		r->d.raw = r->raw;
 		n++;
