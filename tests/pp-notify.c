@@ -66,7 +66,11 @@ static int wait_sigio(const char *who)
 	return 0;
 }
 
-/* Watch the overflows of @id on @fd, SIGIO to this process, blocked. */
+/*
+ * Watch the overflows of @id on @fd, SIGIO to this process, blocked.
+ * O_ASYNC first: a notice posted before it would send no SIGIO, and while
+ * it is unread no other overflow notice of the event comes.
+ */
 static int watch_self(int fd, unsigned int id)
 {
 	sigset_t set;
@@ -74,13 +78,13 @@ static int watch_self(int fd, unsigned int id)
 	sigemptyset(&set);
 	sigaddset(&set, SIGIO);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	if (ioctl(fd, PERF_PERSISTENT_IOC_WATCH_OVERFLOW, id)) {
-		printf("watch: %s\n", errname(errno));
-		return 1;
-	}
 	if (fcntl(fd, F_SETOWN, getpid()) ||
 	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC)) {
 		printf("async: %s\n", errname(errno));
+		return 1;
+	}
+	if (ioctl(fd, PERF_PERSISTENT_IOC_WATCH_OVERFLOW, id)) {
+		printf("watch: %s\n", errname(errno));
 		return 1;
 	}
 	printf("armed\n");

@@ -525,8 +525,10 @@ struct perf_persistent_filter_op {
  * signal:signal_generate records the SIGIO its notice sends): an event
  * posts one at most every 10 ms, and the overflows meanwhile make one
  * notice when that time is over; a file that has not read the event's
- * last overflow notice gets no other (and no SIGIO) until it does.
- * @time is when the notice was posted.
+ * last overflow notice gets no other (and no SIGIO) until it does.  So a
+ * subscriber that relies on SIGIO sets F_SETOWN and O_ASYNC before it
+ * watches (or reads once after): a notice posted before O_ASYNC sent no
+ * signal.  @time is when the notice was posted.
  */
 struct perf_persistent_notice {
 	__u32	id;
