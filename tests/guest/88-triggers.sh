@@ -88,18 +88,18 @@ pp_inject_mce 0 0xbe00000000800400 2
 pp_wait_stat mce_record written $((m + 1))
 check_eq "removed: an MCE freezes nothing" "4 1" "$(pp_stat sw freezes) $(pp_stat cs freezes)"
 
-# ---- a trigger on itself: exactly its count ------------------------------
+# ---- a trigger on itself: its count, then frozen --------------------------
 perf persistent pause sw >/dev/null
 perf persistent trigger sw --freeze sw --count 100 >/dev/null
 w=$(pp_stat sw written)
 perf persistent resume sw >/dev/null
 check "self: froze" pp_wait_stat sw freezes 5
-# Its 100th record froze it; a record another CPU was storing meanwhile
-# may follow (KUnit counts exactly).
+# Its 100th record froze it; records other CPUs stored between its count
+# and the freeze's flag are kept: one each while it runs on, more when TCG
+# holds its vCPU in between (105 once on 6.12-rt), so no upper bound is a
+# property of the module (KUnit counts the trigger exactly).
 n=$(($(pp_stat sw written) - w))
-ncpus=$(grep -c ^processor /proc/cpuinfo)
-check "self: 100 records stored, and at most one per other CPU ($n)" \
-	test "$n" -ge 100 -a "$n" -le $((100 + ncpus - 1))
+check "self: its 100 records stored ($n)" test "$n" -ge 100
 
 # ---- waiting: perf persistent wait, poll, read and SIGIO ------------------
 perf persistent trigger sw --remove >/dev/null
