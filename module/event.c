@@ -676,7 +676,10 @@ static struct perf_event *pp_event_probe_counter(struct pp_event *ev)
 /*
  * Probe the source (pp_event_probe_counter()), and of a tracepoint take
  * what perf found: its name, its tracefs format text (crash dumps, sysfs)
- * and whether the direct path has an encoder for it.  Process context.
+ * and whether the direct path has an encoder for it.  Only a tracepoint
+ * or a PMU of a dynamic type (kprobe, uprobe, a hybrid CPU's) needs it:
+ * the fixed types' PMUs read neither the creator's memory nor, for what
+ * pp_scope_attr_check() lets through, its privileges.  Process context.
  *
  * Return: 0 or the errno the probe failed with.
  */
@@ -686,6 +689,9 @@ static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
 	struct perf_event *counter;
 	const char *name;
 
+	if (ev->attr.type != PERF_TYPE_TRACEPOINT &&
+	    ev->attr.type < PERF_TYPE_MAX)
+		return 0;
 	counter = pp_event_probe_counter(ev);
 	if (IS_ERR(counter))
 		return PTR_ERR(counter);
