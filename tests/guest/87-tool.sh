@@ -155,13 +155,17 @@ check_eq "destroyed: gone from the list" "" "$(perf persistent list | grep -E ' 
 # ---- COMM records: a task named as it was when recorded -----------------
 # A shell renames itself between two context switches, then exits: the
 # records name it alpha, then beta, though /proc knows neither any more.
-perf persistent create -d -n named -m 64K context-switches >/dev/null
-perf persistent create -d -n unnamed -m 64K --no-comm context-switches >/dev/null
+perf persistent create -d -n named -m 256K context-switches >/dev/null
+perf persistent create -d -n unnamed -m 256K --no-comm context-switches >/dev/null
 check_match "info: COMM records by default" "^comm records: *yes$" "$(perf persistent info named)"
 check_match "info: --no-comm" "^comm records: *no$" "$(perf persistent info unnamed)"
 sh -c 'echo $$ >/tmp/renamed; printf alpha >/proc/self/comm; sleep 0.1
 	printf beta >/proc/self/comm; sleep 0.1; true'
 rp=$(cat /tmp/renamed)
+# Every CPU's context switches go on meanwhile: pause both events so that
+# the four reads below see the same records, and none overwrites the
+# oldest ones (alpha's) in between.
+perf persistent pause named unnamed >/dev/null
 # names: the names alpha and beta in the order stdin gives the shell them
 names() { awk -v p="$rp" '$2 == p { print $1 }' | uniq | grep -x -e alpha -e beta | tr '\n' ' '; }
 check_eq "script: the task under each name it had, in order" "alpha beta " \
