@@ -7,15 +7,23 @@ PP_SYS=/sys/bus/event_source/devices/persistent
 _pp_n=0
 _pp_failed=0
 
+# With PP_TIMES set, each result is followed by the guest's uptime, to
+# see where a suite spends its time.
+_pp_time() {
+	[ -z "${PP_TIMES:-}" ] || echo "# uptime $(cut -d' ' -f1 /proc/uptime)"
+}
+
 ok() {
 	_pp_n=$((_pp_n + 1))
 	echo "ok $_pp_n - $*"
+	_pp_time
 }
 
 not_ok() {
 	_pp_n=$((_pp_n + 1))
 	_pp_failed=$((_pp_failed + 1))
 	echo "not ok $_pp_n - $*"
+	_pp_time
 }
 
 # check DESCRIPTION COMMAND...: ok if COMMAND succeeds.
