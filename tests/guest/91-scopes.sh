@@ -290,7 +290,7 @@ perf persistent create -d -n tcg --cgroup /ppa task:task_rename >/tmp/tcg.out 2>
 check_grep "create --cgroup" "^created tcg \(id [0-9]+\)" /tmp/tcg.out
 check_match "info: cgroup scope" "^scope: +cgroup /ppa$" "$(perf persistent info tcg)"
 check_match "list: cgroup scope" " tcg .* cgroup /ppa" "$(perf persistent list)"
-for e in tl tc tpid tpfd tcg; do perf persistent destroy $e >/dev/null; done
+perf persistent destroy tl tc tpid tpfd tcg >/dev/null
 rmdir $cg/ppa/sub $cg/ppa $cg/ppb
 
 check_eq "every event of the suite gone" "$before" "$(ls "$PP_SYS/events")"
