@@ -53,13 +53,20 @@
 #define RESYNC		16
 #define MAX_CPUS	64
 
+/* One sample; @raw points into its side's arena. */
 struct rec {
 	struct pp_decoded	d;
-	unsigned char		raw[MAX_RAW];
+	const unsigned char	*raw;
 };
 
+/*
+ * One event's samples on one CPU, oldest first.  The payloads are packed
+ * in @arena, which is as large as the buffer's data: no payload is larger
+ * than its record.
+ */
 struct side {
 	struct rec	*recs;
+	unsigned char	*arena;
 	unsigned int	nr;
 };
 
@@ -124,7 +131,7 @@ static int load(unsigned int id, unsigned int cpu, unsigned long long bsize,
 	struct perf_event_mmap_page *pg;
 	struct perf_persistent_page_ext *ext;
 	unsigned long long head, tail, pos, dsize;
-	unsigned char *map, *rec;
+	unsigned char *map, *rec, *arena;
 	unsigned int n = 0, i;
 
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, ctl,
@@ -137,8 +144,10 @@ static int load(unsigned int id, unsigned int cpu, unsigned long long bsize,
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	tail = ext->tail;
 	s->recs = calloc((tail - head) / 8 + 1, sizeof(*s->recs));
+	s->arena = malloc(tail - head + 1);
+	arena = s->arena;
 	rec = malloc(65536);
-	if (!s->recs || !rec)
+	if (!s->recs || !s->arena || !rec)
 		return why(id, cpu, "allocation", ENOMEM, head, tail);
 	/* Newest first from the head; stored reversed below. */
 	for (pos = head; pos != tail; ) {
@@ -161,8 +170,10 @@ static int load(unsigned int id, unsigned int cpu, unsigned long long bsize,
 		    !r->d.raw || r->d.raw_size > MAX_RAW)
 			return why(id, cpu, "a record's decoding", hdr.size, pos,
 				   tail);
-		memcpy(r->raw, r->d.raw, r->d.raw_size);
-		r->d.raw = r->raw;
+		memcpy(arena, r->d.raw, r->d.raw_size);
+		r->raw = arena;
+		r->d.raw = arena;
+		arena += r->d.raw_size;
 		n++;
 	}
 	for (i = 0; i < n / 2; i++) {
@@ -211,7 +222,7 @@ static int differ(const struct rec *p, const struct rec *d, unsigned int cpu,
 		return 1;
 	}
 	/* The fields, and the dynamic data their locations say. */
-	memcpy(field, covered, sizeof(field));
+	memcpy(field, covered, p->d.raw_size);
 	for (k = 0; k < nr_data_locs; k++) {
 		unsigned int loc, off, len;
 
@@ -479,7 +490,9 @@ int main(int argc, char **argv)
 		printf("cpu %u: %u records the same (perf held %u, direct %u)\n",
 		       cpu, n, p.nr, d.nr);
 		free(p.recs);
+		free(p.arena);
 		free(d.recs);
+		free(d.arena);
 	}
 	if (racy_name && !racy_size) {
 		printf("no field %s\n", racy_name);
