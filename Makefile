@@ -54,6 +54,7 @@ w1: kdir
 
 # sparse on every file (C=2) must be silent.
 sparse: kdir
+	$(MAKE) -C $(KDIR) M=$(PWD) clean >/dev/null
 	$(MAKE) -C $(KDIR) M=$(PWD) C=2 CHECK=sparse modules 2>&1 | tee .sparse.log
 	@! grep -E 'warning:|error:' .sparse.log || { echo "make: sparse warnings above" >&2; exit 1; }
 
