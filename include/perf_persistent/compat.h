@@ -19,6 +19,16 @@
 #include <linux/version.h>
 
 /*
+ * The oldest kernel the module builds against.  dkms.conf declares the
+ * same range (BUILD_EXCLUSIVE_KERNEL), so DKMS skips an older kernel with
+ * one line instead of failing part-way through the build; a build by hand
+ * stops here.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "perf-persistent needs Linux 6.1 or later"
+#endif
+
+/*
  * hrtimer_setup() (6.13) sets the callback together with the clock and the
  * mode; hrtimer_init() is gone since 6.15 and hrtimer::function may not be
  * assigned directly any more.
