@@ -21,9 +21,13 @@ KVER ?= $(shell scripts/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 PWD := $(CURDIR)
 
-# Kernel code of the project: what W=1, sparse and checkpatch look at.
-KERNEL_SOURCES := $(wildcard module/*.c include/perf_persistent/*.h \
-	include/uapi/linux/*.h kunit/*.c tests/kmod/*.c)
+# Kernel code of the project: what W=1, sparse and checkpatch look at.  Not
+# the trace-macro stages (direct_stages.h, built like the kernel's
+# include/trace/stages/, which checkpatch cannot read) nor the header the
+# build copies from the kernel's sched.h.
+KERNEL_SOURCES := $(filter-out module/direct_stages.h module/pp_sched_state.h, \
+	$(wildcard module/*.c module/*.h include/perf_persistent/*.h \
+	include/uapi/linux/*.h kunit/*.c tests/kmod/*.c))
 
 .PHONY: all module kdir w1 sparse checkpatch static kunit tests tools bench \
 	tools-check guest-files guest-test demo check dkms-check install \
@@ -61,7 +65,7 @@ sparse: kdir
 # The compatibility header is the one file that tests LINUX_VERSION_CODE;
 # anywhere else checkpatch flags it.  The lab's oops fixture is the one
 # file that calls BUG(): crashing is its purpose.
-COMPAT_H := include/perf_persistent/compat.h
+COMPAT_H := module/compat.h
 OOPS_C := tests/kmod/pp_oops.c
 CHECKPATCH = GIT_DIR=/nonexistent perl "$$ksrc/scripts/checkpatch.pl" --strict \
 	--root="$$ksrc" --quiet --ignore FILE_PATH_CHANGES

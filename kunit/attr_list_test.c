@@ -9,7 +9,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
-#include "perf_persistent/attr_list.h"
+#include "../module/attr_list.h"
 
 #define N_ATTRS	100
 

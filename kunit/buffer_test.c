@@ -14,7 +14,7 @@
 #include <linux/perf_event.h>
 #include <linux/random.h>
 
-#include "perf_persistent/buffer.h"
+#include "../module/buffer.h"
 
 /* A test record: header, sequence number, then a byte pattern of it. */
 static int put_record(struct pp_buffer *buf, unsigned int size, u64 seq)

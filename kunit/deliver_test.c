@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the pacing of deliveries to readers
- * (pp_deliver_delay() in perf_persistent/reader.h): a run never queues
+ * (pp_deliver_delay() in module/reader.h): a run never queues
  * itself again at once, an interrupted writer is left to queue the next
  * run, records left are paced, and the delivery's own interrupts cannot
  * keep the timer going on an idle CPU.
  */
 #include <kunit/test.h>
 
-#include "perf_persistent/reader.h"
+#include "../module/reader.h"
 
 /* Stopped at an interrupted writer: its commit queues the next run. */
 static void pp_deliver_test_writer(struct kunit *test)

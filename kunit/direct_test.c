@@ -14,7 +14,7 @@
 #include <linux/perf_event.h>
 #include <linux/trace_events.h>
 
-#include "perf_persistent/direct.h"
+#include "../module/direct.h"
 
 static const char *const covered[][2] = {
 	{ "raw_syscalls", "sys_enter" }, { "raw_syscalls", "sys_exit" },

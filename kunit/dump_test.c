@@ -11,7 +11,7 @@
 #include <linux/preempt.h>
 #include <linux/string.h>
 
-#include "perf_persistent/buffer.h"
+#include "../module/buffer.h"
 #include "perf_persistent/dump.h"
 
 /* RFC 4648, section 10. */

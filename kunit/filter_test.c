@@ -11,8 +11,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "perf_persistent/filter.h"
-#include "perf_persistent/record.h"
+#include "../module/filter.h"
+#include "../module/record.h"
 
 #define CMP(o, sz, off, v, fl)						\
 	((struct perf_persistent_filter_op){ .op = PERF_PERSISTENT_FILTER_##o, \

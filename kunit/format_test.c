@@ -11,7 +11,7 @@
 #include <linux/bits.h>
 #include <linux/perf_event.h>
 
-#include "perf_persistent/format.h"
+#include "../module/format.h"
 
 static const struct pp_format_term term_id = {
 	.name = "id", .word = PP_ATTR_WORD_CONFIG, .mask = GENMASK_ULL(31, 0),

@@ -15,9 +15,9 @@
 
 #include <uapi/linux/perf_persistent.h>
 
-#include "perf_persistent/buffer.h"
+#include "../module/buffer.h"
 #include "perf_persistent/decode.h"
-#include "perf_persistent/record.h"
+#include "../module/record.h"
 
 #define ALL_TYPES	PERF_PERSISTENT_SAMPLE_TYPES
 

@@ -11,7 +11,7 @@
 
 #include <linux/string.h>
 
-#include "perf_persistent/registry.h"
+#include "../module/registry.h"
 
 struct test_entry {
 	struct pp_entry entry;

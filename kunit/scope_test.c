@@ -12,7 +12,7 @@
 #include <linux/pid.h>
 #include <linux/sched.h>
 
-#include "perf_persistent/scope.h"
+#include "../module/scope.h"
 
 struct attr_case {
 	const char	*what;

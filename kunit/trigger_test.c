@@ -10,7 +10,7 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
-#include "perf_persistent/trigger.h"
+#include "../module/trigger.h"
 
 struct trigger_fixture {
 	struct pp_freeze a, b;

@@ -18,7 +18,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
-#include "perf_persistent/attr_list.h"
+#include "attr_list.h"
 
 #define PP_ATTR_LIST_MIN	4
 

@@ -37,7 +37,7 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
-#include "perf_persistent/buffer.h"
+#include "buffer.h"
 
 /*
  * Memory.  Every buffer counts against one limit for all of them

@@ -31,11 +31,11 @@
 
 #include <uapi/linux/perf_persistent.h>
 
-#include "perf_persistent/compat.h"
-#include "perf_persistent/control.h"
-#include "perf_persistent/event.h"
-#include "perf_persistent/filter.h"
-#include "perf_persistent/notify.h"
+#include "compat.h"
+#include "control.h"
+#include "event.h"
+#include "filter.h"
+#include "notify.h"
 
 /*
  * Copy a struct that starts with its u32 size: sizes below @ver0 are

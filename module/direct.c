@@ -24,7 +24,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
-#include "perf_persistent/direct.h"
+#include "direct.h"
 
 DEFINE_PER_CPU(void *, pp_direct_scratch[PP_DIRECT_LEVELS]);
 

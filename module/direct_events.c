@@ -13,7 +13,7 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
-#include "perf_persistent/direct.h"
+#include "direct.h"
 
 /*
  * A normal read of each header first: the tracepoints' declarations and

@@ -33,9 +33,9 @@
 #include <linux/stdarg.h>
 #include <linux/trace_events.h>
 
-#include "perf_persistent/buffer.h"
+#include "buffer.h"
 #include "perf_persistent/dump.h"
-#include "perf_persistent/event.h"
+#include "event.h"
 
 static bool crash_dump = true;
 module_param(crash_dump, bool, 0644);

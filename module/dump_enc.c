@@ -12,7 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
 
-#include "perf_persistent/buffer.h"
+#include "buffer.h"
 #include "perf_persistent/dump.h"
 
 static const char pp_b64[] =

@@ -64,16 +64,16 @@
 #include <linux/trace_events.h>
 #include <linux/workqueue.h>
 
-#include "perf_persistent/buffer.h"
-#include "perf_persistent/direct.h"
+#include "buffer.h"
+#include "direct.h"
 #include "perf_persistent/dump.h"
-#include "perf_persistent/event.h"
-#include "perf_persistent/filter.h"
-#include "perf_persistent/notify.h"
-#include "perf_persistent/pmu.h"
-#include "perf_persistent/reader.h"
-#include "perf_persistent/scope.h"
-#include "perf_persistent/sysfs.h"
+#include "event.h"
+#include "filter.h"
+#include "notify.h"
+#include "pmu.h"
+#include "reader.h"
+#include "scope.h"
+#include "sysfs.h"
 
 /* Per-CPU buffer size used when a creator asks for 0 (module parameter). */
 unsigned long pp_default_buffer_size = 64 * 1024;

@@ -16,8 +16,8 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 
-#include "perf_persistent/filter.h"
-#include "perf_persistent/record.h"
+#include "filter.h"
+#include "record.h"
 
 static_assert(PERF_PERSISTENT_FILTER_MAX <= 64);
 

@@ -15,7 +15,7 @@
 #include <linux/perf_event.h>
 #include <linux/string.h>
 
-#include "perf_persistent/format.h"
+#include "format.h"
 
 #define PP_ATTR_WORDS	(sizeof(struct perf_event_attr) / sizeof(u64))
 

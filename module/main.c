@@ -30,15 +30,15 @@
 #include <linux/string.h>
 #include <linux/trace_events.h>
 
-#include "perf_persistent/buffer.h"
-#include "perf_persistent/control.h"
-#include "perf_persistent/direct.h"
+#include "buffer.h"
+#include "control.h"
+#include "direct.h"
 #include "perf_persistent/dump.h"
-#include "perf_persistent/event.h"
-#include "perf_persistent/notify.h"
-#include "perf_persistent/pmu.h"
-#include "perf_persistent/reader.h"
-#include "perf_persistent/sysfs.h"
+#include "event.h"
+#include "notify.h"
+#include "pmu.h"
+#include "reader.h"
+#include "sysfs.h"
 #include "perf_persistent/version.h"
 
 static char *events = "mce:mce_record";

@@ -65,9 +65,9 @@
 
 #include <uapi/linux/perf_persistent.h>
 
-#include "perf_persistent/compat.h"
-#include "perf_persistent/event.h"
-#include "perf_persistent/notify.h"
+#include "compat.h"
+#include "event.h"
+#include "notify.h"
 
 /* Notices a watcher holds before it counts the rest as lost. */
 #define PP_NOTICES	64

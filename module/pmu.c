@@ -17,9 +17,9 @@
 
 #include <uapi/linux/perf_persistent.h>
 
-#include "perf_persistent/pmu.h"
-#include "perf_persistent/reader.h"
-#include "perf_persistent/sysfs.h"
+#include "pmu.h"
+#include "reader.h"
+#include "sysfs.h"
 
 static const struct pp_format_term pp_term_id = {
 	.name = "id",

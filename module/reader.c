@@ -71,10 +71,10 @@
 
 #include <uapi/linux/perf_persistent.h>
 
-#include "perf_persistent/buffer.h"
-#include "perf_persistent/compat.h"
-#include "perf_persistent/event.h"
-#include "perf_persistent/reader.h"
+#include "buffer.h"
+#include "compat.h"
+#include "event.h"
+#include "reader.h"
 
 /* Largest record delivered: a tracepoint payload of PERF_MAX_TRACE_SIZE. */
 #define PP_DELIVER_RECORD_MAX	(PERF_MAX_TRACE_SIZE + 256)

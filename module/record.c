@@ -37,8 +37,8 @@
 
 #include <uapi/linux/perf_persistent.h>
 
-#include "perf_persistent/buffer.h"
-#include "perf_persistent/record.h"
+#include "buffer.h"
+#include "record.h"
 
 /* The fixed-size fields a record can have: one u64 each. */
 #define PP_RECORD_FIXED_TYPES						\

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf-persistent: registry of persistent events (ids, names, ownership,
- * references).  See include/perf_persistent/registry.h for the model.
+ * references).  See registry.h for the model.
  *
  * Every function that changes the registry runs in process context with
  * reg->lock held (lockdep-asserted); pp_registry_get() and the reference
@@ -12,7 +12,7 @@
 #include <linux/rcupdate.h>
 #include <linux/string.h>
 
-#include "perf_persistent/registry.h"
+#include "registry.h"
 
 void pp_registry_init(struct pp_registry *reg)
 {

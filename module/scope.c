@@ -47,7 +47,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "perf_persistent/scope.h"
+#include "scope.h"
 
 /* Resolve a TASK target: @nr is a pid in the caller's pid namespace. */
 static int scope_task(struct pp_scope *s, s32 nr)

@@ -29,12 +29,12 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
-#include "perf_persistent/attr_list.h"
-#include "perf_persistent/buffer.h"
-#include "perf_persistent/event.h"
-#include "perf_persistent/filter.h"
-#include "perf_persistent/pmu.h"
-#include "perf_persistent/sysfs.h"
+#include "attr_list.h"
+#include "buffer.h"
+#include "event.h"
+#include "filter.h"
+#include "pmu.h"
+#include "sysfs.h"
 
 /* Upper bound of the term table, checked at init. */
 #define PP_MAX_TERMS	8

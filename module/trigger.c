@@ -16,7 +16,7 @@
 
 #include <linux/atomic.h>
 
-#include "perf_persistent/trigger.h"
+#include "trigger.h"
 
 /**
  * pp_freeze_now - stop storing records

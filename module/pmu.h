@@ -5,7 +5,7 @@
 #ifndef _PERF_PERSISTENT_PMU_H
 #define _PERF_PERSISTENT_PMU_H
 
-#include "perf_persistent/format.h"
+#include "format.h"
 
 #define PP_PMU_NAME	"persistent"
 

@@ -22,12 +22,12 @@
 
 #include <uapi/linux/perf_persistent.h>
 
-#include "perf_persistent/buffer.h"
-#include "perf_persistent/notify.h"
-#include "perf_persistent/record.h"
-#include "perf_persistent/registry.h"
-#include "perf_persistent/scope.h"
-#include "perf_persistent/trigger.h"
+#include "buffer.h"
+#include "notify.h"
+#include "record.h"
+#include "registry.h"
+#include "scope.h"
+#include "trigger.h"
 
 struct kobject;
 struct pp_direct_desc;

@@ -11,7 +11,7 @@
 #include <linux/smp.h>
 #include <linux/types.h>
 
-#include "perf_persistent/buffer.h"
+#include "buffer.h"
 
 struct perf_sample_data;
 struct pt_regs;

@@ -24,10 +24,10 @@
 #include <linux/trace_events.h>
 #include <linux/types.h>
 
-#include "perf_persistent/buffer.h"
-#include "perf_persistent/compat.h"
-#include "perf_persistent/event.h"
-#include "perf_persistent/record.h"
+#include "buffer.h"
+#include "compat.h"
+#include "event.h"
+#include "record.h"
 
 struct tracepoint;
 
