@@ -2,11 +2,14 @@
 /*
  * perf-persistent: the "perf persistent" command-line tool.
  *
- * Parts: main.c (verbs), ctl.c (the control device), evspec.c (event names,
- * sizes, sample fields), snapshot.c (reading the buffers through mmap),
- * output.c (decoding with libtraceevent, perf-script-like and JSON lines),
- * perfdata.c (perf.data export), filter.c (trigger filters), fromlog.c
- * (crash dumps).
+ * Parts: main.c (finds the command), builtin-VERB.c (one per command, with
+ * what they share in builtin.h: options.c, errmsg.c, util.c), ctl.c (the
+ * control device), evspec.c (event names, sizes, sample fields),
+ * snapshot.c (reading the buffers through mmap), output.c (decoding with
+ * libtraceevent, perf-script-like and JSON lines), perfdata.c (perf.data
+ * export), filter.c (trigger filters), fromlog.c (crash dumps).  This
+ * header declares the parts the commands use; builtin.h the commands'
+ * own.
  */
 #ifndef PERF_PERSISTENT_TOOL_H
 #define PERF_PERSISTENT_TOOL_H

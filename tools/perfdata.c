@@ -216,83 +216,101 @@ static size_t sample_id_size(const struct perf_event_attr *attr)
 	return size;
 }
 
-int perfdata_write(const char *path, const struct perf_event_attr *attr,
-		   unsigned int id, const struct pp_snapshot *snap,
-		   struct pp_printer *p)
+/* What the file holds besides the records, as it is put together. */
+struct perfdata {
+	struct blob		comms;
+	struct blob		feat[HEADER_CLOCK_DATA + 1];
+	struct file_header	fh;
+	struct file_attr	fa;
+	uint64_t		ids;
+};
+
+/*
+ * The features (tracing data, host, release, clock) and a COMM record for
+ * every pid whose comm the printer learnt from /proc; the event's own COMM
+ * records, if it has them, are among the records, in their place.  0, or
+ * -1 with the reason on stderr.
+ */
+static int gather(struct perfdata *pd, const struct perf_event_attr *attr,
+		  struct pp_printer *p)
 {
-	struct blob comms = { 0 }, feat[HEADER_CLOCK_DATA + 1] = { 0 };
 	const struct pp_clock *clock = printer_clock(p);
-	struct file_header fh = { 0 };
-	struct file_attr fa = { 0 };
-	uint64_t ids = id, records = 0;
 	struct utsname uts;
 	const char *comm;
-	int ret = -1, pid;
-	size_t i, off;
-	FILE *f;
+	int pid;
+	size_t i;
 
 	if (attr->type == PERF_TYPE_TRACEPOINT &&
-	    tracing_data(&feat[HEADER_TRACING_DATA], printer_event_name(p)))
-		goto out;
+	    tracing_data(&pd->feat[HEADER_TRACING_DATA], printer_event_name(p)))
+		return -1;
 	/* Where and when, as perf record writes them. */
 	if (!uname(&uts)) {
-		put_feat_string(&feat[HEADER_HOSTNAME], uts.nodename);
-		put_feat_string(&feat[HEADER_OSRELEASE], uts.release);
+		put_feat_string(&pd->feat[HEADER_HOSTNAME], uts.nodename);
+		put_feat_string(&pd->feat[HEADER_OSRELEASE], uts.release);
 	}
 	if (clock->realtime_ns)
-		put_clock_data(&feat[HEADER_CLOCK_DATA], clock);
-	/*
-	 * A COMM record for every pid whose comm the printer learnt from
-	 * /proc; the event's own COMM records, if it has them, are among the
-	 * records, in their place.
-	 */
+		put_clock_data(&pd->feat[HEADER_CLOCK_DATA], clock);
 	for (i = 0; (pid = printer_comm_at(p, i, &comm)) >= 0; i++)
-		comm_record(&comms, pid, comm, sample_id_size(attr));
+		comm_record(&pd->comms, pid, comm, sample_id_size(attr));
 	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
-		comms.failed |= feat[i].failed;
-	if (comms.failed) {
-		pp_error("out of memory");
-		goto out;
-	}
+		pd->comms.failed |= pd->feat[i].failed;
+	if (pd->comms.failed)
+		return pp_error("out of memory");
+	return 0;
+}
+
+/*
+ * Layout: header, ids, attrs, data, then one section per feature in the
+ * order of their bits, then the features.  Returns where the first
+ * feature starts.
+ */
+static size_t lay_out(struct perfdata *pd, const struct perf_event_attr *attr,
+		      unsigned int id, const struct pp_snapshot *snap)
+{
+	uint64_t records = 0;
+	size_t i, off;
+
 	for (i = 0; i < snap->nr; i++)
 		records += ((const struct perf_event_header *)snap->recs[i].data)->size;
-
-	fa.attr = *attr;
-	fa.attr.size = sizeof(fa.attr);
-	fa.attr.disabled = 0;
-
-	/*
-	 * Layout: header, ids, attrs, data, then one section per feature in
-	 * the order of their bits, then the features.
-	 */
-	off = sizeof(fh);
-	fa.ids.offset = off;
-	fa.ids.size = sizeof(ids);
-	off += sizeof(ids);
-	fh.magic = PERF_MAGIC2;
-	fh.size = sizeof(fh);
-	fh.attr_size = sizeof(fa);
-	fh.attrs.offset = off;
-	fh.attrs.size = sizeof(fa);
-	off += sizeof(fa);
-	fh.data.offset = off;
-	fh.data.size = comms.len + records;
-	off += fh.data.size;
+	pd->ids = id;
+	pd->fa.attr = *attr;
+	pd->fa.attr.size = sizeof(pd->fa.attr);
+	pd->fa.attr.disabled = 0;
+	off = sizeof(pd->fh);
+	pd->fa.ids.offset = off;
+	pd->fa.ids.size = sizeof(pd->ids);
+	off += sizeof(pd->ids);
+	pd->fh.magic = PERF_MAGIC2;
+	pd->fh.size = sizeof(pd->fh);
+	pd->fh.attr_size = sizeof(pd->fa);
+	pd->fh.attrs.offset = off;
+	pd->fh.attrs.size = sizeof(pd->fa);
+	off += sizeof(pd->fa);
+	pd->fh.data.offset = off;
+	pd->fh.data.size = pd->comms.len + records;
+	off += pd->fh.data.size;
 	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
-		if (feat[i].len) {
-			fh.adds_features[i / 64] |= 1ULL << (i % 64);
+		if (pd->feat[i].len) {
+			pd->fh.adds_features[i / 64] |= 1ULL << (i % 64);
 			off += sizeof(struct file_section);
 		}
+	return off;
+}
+
+/* Write the file laid out, the first feature at @off; 0 or -1 (reported). */
+static int write_out(const char *path, const struct perfdata *pd,
+		     const struct pp_snapshot *snap, size_t off)
+{
+	size_t i;
+	FILE *f;
 
 	f = fopen(path, "w");
-	if (!f) {
-		pp_error("cannot write '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	fwrite(&fh, sizeof(fh), 1, f);
-	fwrite(&ids, sizeof(ids), 1, f);
-	fwrite(&fa, sizeof(fa), 1, f);
-	fwrite(comms.p, 1, comms.len, f);
+	if (!f)
+		return pp_error("cannot write '%s': %s", path, strerror(errno));
+	fwrite(&pd->fh, sizeof(pd->fh), 1, f);
+	fwrite(&pd->ids, sizeof(pd->ids), 1, f);
+	fwrite(&pd->fa, sizeof(pd->fa), 1, f);
+	fwrite(pd->comms.p, 1, pd->comms.len, f);
 	/* The stored records are perf's records already: as they are. */
 	for (i = 0; i < snap->nr; i++) {
 		const struct perf_event_header *hdr = snap->recs[i].data;
@@ -300,25 +318,37 @@ int perfdata_write(const char *path, const struct perf_event_attr *attr,
 		fwrite(hdr, 1, hdr->size, f);
 	}
 	for (i = 0; i <= HEADER_CLOCK_DATA; i++) {
-		struct file_section sec = { .offset = off, .size = feat[i].len };
+		struct file_section sec = { .offset = off, .size = pd->feat[i].len };
 
-		if (!feat[i].len)
+		if (!pd->feat[i].len)
 			continue;
 		fwrite(&sec, sizeof(sec), 1, f);
-		off += feat[i].len;
+		off += pd->feat[i].len;
 	}
 	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
-		if (feat[i].len)
-			fwrite(feat[i].p, feat[i].len, 1, f);
+		if (pd->feat[i].len)
+			fwrite(pd->feat[i].p, pd->feat[i].len, 1, f);
 	if (ferror(f) | fclose(f)) {
 		pp_error("cannot write '%s': %s", path, strerror(errno));
 		unlink(path);
-		goto out;
+		return -1;
 	}
-	ret = 0;
-out:
-	free(comms.p);
+	return 0;
+}
+
+int perfdata_write(const char *path, const struct perf_event_attr *attr,
+		   unsigned int id, const struct pp_snapshot *snap,
+		   struct pp_printer *p)
+{
+	struct perfdata pd = { 0 };
+	int ret;
+	size_t i;
+
+	ret = gather(&pd, attr, p);
+	if (!ret)
+		ret = write_out(path, &pd, snap, lay_out(&pd, attr, id, snap));
+	free(pd.comms.p);
 	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
-		free(feat[i].p);
+		free(pd.feat[i].p);
 	return ret;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of the perf persistent tool's pure parts: argument
- * parsing, record decoding and printing on recorded sample bytes, perf.data
+ * parsing (option tables, event specs), the errno messages, record decoding and printing on recorded sample bytes, perf.data
  * writing.  Run from tools/tests under valgrind (make -C tools check).
  *
  * data/mce.data is what "perf persistent record mce_record" wrote in the
@@ -10,6 +10,7 @@
  * data/oops-console.log is a guest's console with a crash dump.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@
 
 #include <linux/hw_breakpoint.h>
 
-#include "../perf-persistent.h"
+#include "../builtin.h"
 
 static int passed, failed;
 
@@ -32,6 +33,103 @@ static int passed, failed;
 		printf("\n");						\
 	}								\
 } while (0)
+
+/* The argv of a command line: "verb a b ..." (the strings are copied). */
+static int make_argv(char **argv, char *buf, const char *line)
+{
+	int argc = 0;
+	char *tok;
+
+	strcpy(buf, line);
+	for (tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return argc;
+}
+
+static int opt_twice(const char *arg, void *value)
+{
+	*(int *)value = 2 * atoi(arg);
+	return 0;
+}
+
+static void test_options(void)
+{
+	bool set = false, clear = true, seen = false;
+	const char *str = NULL;
+	int n = 0, argc;
+	const struct pp_opt opts[] = {
+		OPT_SET('s', "set", &set),
+		OPT_CLEAR(0, "no-clear", &clear),
+		OPT_STRING('o', "out", &str),
+		OPT_CALL_SEEN(0, "twice", &n, opt_twice, &seen),
+		OPT_END
+	};
+	char buf[256], *argv[16];
+
+	argc = make_argv(argv, buf, "verb -s NAME --no-clear --out f --twice 21");
+	optind = 1;
+	CHECK(!pp_parse(argc, argv, opts), "a command line of every kind parses");
+	CHECK(set && !clear && str && !strcmp(str, "f") && n == 42 && seen,
+	      "each option stored: set %d clear %d str %s n %d seen %d", set,
+	      clear, str ? str : "(null)", n, seen);
+	CHECK(optind == argc - 1 && !strcmp(argv[optind], "NAME"),
+	      "the operand is left at optind (%d of %d)", optind, argc);
+
+	argc = make_argv(argv, buf, "verb --bogus");
+	optind = 1;
+	CHECK(pp_parse(argc, argv, opts) == PP_EXIT_USAGE, "an unknown option");
+	argc = make_argv(argv, buf, "verb --out");
+	optind = 1;
+	CHECK(pp_parse(argc, argv, opts) == PP_EXIT_USAGE,
+	      "a long option without its argument");
+	argc = make_argv(argv, buf, "verb -o");
+	optind = 1;
+	CHECK(pp_parse(argc, argv, opts) == PP_EXIT_USAGE,
+	      "a short option without its argument");
+	argc = make_argv(argv, buf, "verb a -- b c");
+	optind = 1;
+	{
+		char **cmd;
+
+		CHECK(!split_command(&argc, argv, &cmd) && argc == 2 && cmd &&
+		      !strcmp(cmd[0], "b"), "-- splits off the command");
+	}
+}
+
+/* What pp_report() printed on stderr, into @buf. */
+static void reported(enum pp_op op, int err, unsigned int when,
+		     const char *name, const char *arg, char *buf, size_t len)
+{
+	FILE *saved = stderr, *f = tmpfile();
+	size_t n;
+
+	stderr = f;
+	pp_report(op, err, when, name, arg);
+	stderr = saved;
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static void test_errmsg(void)
+{
+	char buf[512];
+
+	reported(PP_OP_CREATE, EEXIST, 0, "ev", "cs", buf, sizeof(buf));
+	CHECK(strstr(buf, "an event named 'ev' exists already"), "EEXIST: %s", buf);
+	reported(PP_OP_CREATE, ESRCH, PP_WHEN_PID, "ev", "42", buf, sizeof(buf));
+	CHECK(strstr(buf, "creating 'ev': no process 42"), "ESRCH with a pid: %s", buf);
+	reported(PP_OP_CREATE, ESRCH, 0, "ev", "cs", buf, sizeof(buf));
+	CHECK(strstr(buf, "creating 'ev' from cs: No such process"),
+	      "ESRCH without a pid: the operation's default row: %s", buf);
+	reported(PP_OP_ID_VERB, ENOENT, 0, "gone", NULL, buf, sizeof(buf));
+	CHECK(strstr(buf, "no persistent event 'gone'"), "ENOENT: %s", buf);
+	reported(PP_OP_TRIGGER, EPERM, 0, "t", NULL, buf, sizeof(buf));
+	CHECK(strstr(buf, "t: setting the trigger: Operation not permitted"),
+	      "EPERM: %s", buf);
+}
 
 static void test_sizes(void)
 {
@@ -571,6 +669,8 @@ static void test_uapi(void)
 int main(void)
 {
 	tracefs_set_dir("data/tracefs");
+	test_options();
+	test_errmsg();
 	test_sizes();
 	test_fields();
 	test_events();

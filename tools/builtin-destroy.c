@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: "perf persistent destroy": end events and their history.
+ */
+
+#include "builtin.h"
+
+static int cmd_destroy(int argc, char **argv)
+{
+	return id_verb(argc, argv, PERF_PERSISTENT_IOC_DESTROY, "destroyed",
+		       NULL, NULL);
+}
+
+const struct pp_cmd pp_cmd_destroy = {
+	.name = "destroy",
+	.fn = cmd_destroy,
+	.usage = "NAME...",
+	.help = "destroy events",
+};

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: "perf persistent pause": stop storing records; the buffers stay.
+ */
+
+#include "builtin.h"
+
+static int cmd_pause(int argc, char **argv)
+{
+	return id_verb(argc, argv, PERF_PERSISTENT_IOC_PAUSE, "paused", NULL,
+		       NULL);
+}
+
+const struct pp_cmd pp_cmd_pause = {
+	.name = "pause",
+	.fn = cmd_pause,
+	.usage = "NAME...",
+	.help = "stop storing records (new ones are dropped and counted); keep the\n"
+		"    buffers",
+};

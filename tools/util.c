@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: what several commands do.  An event's state and
+ * scope as words, its totals, opening it by name, holding it in the
+ * foreground until a signal, one ioctl for each of several events, running
+ * a command.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "builtin.h"
+
+/*
+ * A command holding an event in the foreground (create without --detached,
+ * attach) leaves its pid in RUN_DIR/NAME.pid, so that "perf persistent
+ * detach NAME" from another shell can ask it, with SIGUSR1, to detach the
+ * event and exit.
+ */
+#define RUN_DIR		"/run/perf-persistent"
+
+const char *state_str(unsigned int state)
+{
+	static char buf[48];
+
+	snprintf(buf, sizeof(buf), "%s%s%s",
+		 state & PERF_PERSISTENT_STATE_ATTACHED ? "attached" : "detached",
+		 state & PERF_PERSISTENT_STATE_PAUSED ? ",paused" : "",
+		 state & PERF_PERSISTENT_STATE_FROZEN ? ",frozen" : "");
+	return buf;
+}
+
+/* A line of the event's sysfs directory, without its newline; "" if none. */
+void instance_attr(const char *name, const char *attr, char *buf,
+		   size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path),
+		 "/sys/bus/event_source/devices/persistent/instances/%s/%s",
+		 name, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/*
+ * Whose activity @desc's event records, as its sysfs "scope" says it (the
+ * cgroup's path is the reader's view): "cpus", "task PID[ exited]",
+ * "cgroup PATH".
+ */
+void scope_str(const struct pp_event_desc *desc, char *buf, size_t len)
+{
+	instance_attr(desc->info.name, "scope", buf, len);
+	if (!buf[0])
+		snprintf(buf, len, "cpus");
+}
+
+void sum(const struct pp_event_desc *desc, struct totals *t)
+{
+	unsigned int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < desc->nr_cpus; i++) {
+		t->written += desc->cpus[i].written;
+		t->overwritten += desc->cpus[i].overwritten;
+		t->dropped += desc->cpus[i].dropped;
+		t->bytes += desc->cpus[i].bytes;
+		t->count += desc->cpus[i].count;
+	}
+}
+
+/*
+ * Open the control device and describe the event named by the one
+ * argument.  Returns the fd, or minus the exit status (1, or
+ * PP_EXIT_USAGE) with the reason on stderr.
+ */
+int open_event(int argc, char **argv, struct pp_event_desc *desc, bool write)
+{
+	int fd;
+
+	if (want_args(argc, argv, 1, 1))
+		return -PP_EXIT_USAGE;
+	fd = ctl_open(write);
+	if (fd < 0)
+		return -1;
+	if (ctl_lookup(fd, argv[optind], desc)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void pidfile_path(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s.pid", RUN_DIR, name);
+}
+
+/*
+ * Block the signals hold() waits for, into @set.  Called before the ioctl
+ * that makes the control file the event's owner: a signal between that
+ * ioctl and hold() would otherwise kill the process by its default action,
+ * and the kernel would destroy the event with its history.
+ */
+void hold_signals(sigset_t *set)
+{
+	/*
+	 * An ignored signal never becomes pending, so sigwait() would not see
+	 * it: a shell starts background commands with SIGINT ignored, nohup
+	 * ignores SIGHUP.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGUSR1, SIG_DFL);
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, set, NULL);
+}
+
+/*
+ * Hold event @id, attached to @fd, until a signal (blocked since before
+ * the attaching ioctl: hold_signals()).  SIGUSR1 ("perf persistent detach
+ * NAME") and SIGHUP (the terminal or the ssh session went away) detach it:
+ * it goes on recording and its history is kept.  SIGINT and SIGTERM
+ * destroy it if @destroy, else detach it too.  Only a death that leaves no
+ * say (SIGKILL) ends the event with the process: the kernel destroys what
+ * a closed file owned.
+ */
+int hold(int fd, const char *name, unsigned int id, bool destroy)
+{
+	char path[PATH_MAX];
+	sigset_t set;
+	FILE *f;
+	int sig;
+
+	hold_signals(&set);
+	pidfile_path(name, path, sizeof(path));
+	mkdir(RUN_DIR, 0700);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%d\n", (int)getpid());
+		fclose(f);
+	}
+	fflush(stdout);
+	sigwait(&set, &sig);
+	unlink(path);
+	if (destroy && (sig == SIGINT || sig == SIGTERM)) {
+		printf("destroyed %s\n", name);
+		close(fd);
+		return 0;
+	}
+	if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_DETACH, id)) {
+		pp_error("%s: detaching: %s", name, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	printf("detached %s: it goes on recording (perf persistent destroy %s removes it)\n",
+	       name, name);
+	close(fd);
+	return 0;
+}
+
+/* Run @cmd, wait for it; its exit status (128 + signal if killed). */
+int run_command(char **cmd)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return pp_error("cannot run %s: %s", cmd[0], strerror(errno));
+	if (!pid) {
+		execvp(cmd[0], cmd);
+		pp_error("cannot run %s: %s", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return pp_error("waiting for %s: %s", cmd[0], strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int id_verb(int argc, char **argv, unsigned long cmd, const char *done,
+	    int (*after)(int fd, const struct pp_event_desc *desc),
+	    int (*busy)(int fd, const struct pp_event_desc *desc))
+{
+	static const struct pp_opt opts[] = { OPT_END };
+	int fd, i, ret;
+
+	ret = pp_parse(argc, argv, opts);
+	if (ret)
+		return ret;
+	if (want_args(argc, argv, 1, -1))
+		return PP_EXIT_USAGE;
+	fd = ctl_open(true);
+	if (fd < 0)
+		return 1;
+	for (i = optind; i < argc; i++) {
+		struct pp_event_desc desc;
+		bool ok;
+
+		if (ctl_lookup(fd, argv[i], &desc)) {
+			ret = 1;
+			continue;
+		}
+		if (!ctl_ioctl(fd, cmd, desc.info.id)) {
+			ok = !after || !after(fd, &desc);
+		} else if (errno == EBUSY && busy) {
+			ok = !busy(fd, &desc);
+		} else {
+			pp_report(PP_OP_ID_VERB, errno, 0, argv[i], NULL);
+			ok = false;
+		}
+		if (ok)
+			printf("%s %s\n", done, desc.info.name);
+		else
+			ret = 1;
+		ctl_desc_free(&desc);
+	}
+	close(fd);
+	return ret;
+}
+
+/* Describe, snapshot and get a printer with comms: script and record. */
+int read_event(int argc, char **argv, struct pp_event_desc *desc,
+		      struct pp_snapshot *snap, struct pp_printer **p,
+		      bool wall_clock)
+{
+	int fd = open_event(argc, argv, desc, false);
+
+	if (fd < 0)
+		return -fd;
+	*p = printer_new(&desc->attr);
+	if (!*p)
+		goto err;
+	if (desc->info.size >= PERF_PERSISTENT_INFO_SIZE_VER1)
+		printer_set_clock(*p, &(struct pp_clock){
+					.clock_ns = desc->info.clock_ns,
+					.realtime_ns = desc->info.realtime_ns,
+				  }, wall_clock);
+	if (snapshot_take(fd, desc, snap))
+		goto err;
+	printer_learn_comms(*p, snap);
+	close(fd);
+	return 0;
+err:
+	printer_free(*p);
+	ctl_desc_free(desc);
+	close(fd);
+	return 1;
+}
