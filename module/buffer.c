@@ -155,6 +155,7 @@ int pp_buffer_mmap(struct pp_buffer *buf, struct vm_area_struct *vma)
 	unsigned long off;
 	int ret;
 
+	mmap_assert_write_locked(vma->vm_mm);
 	for (off = 0; off < PAGE_SIZE + buf->size; off += PAGE_SIZE) {
 		ret = vm_insert_page(vma, vma->vm_start + off,
 				     vmalloc_to_page((void *)buf->page + off));

@@ -184,6 +184,7 @@ static void dump_event(struct pp_event *ev)
 	unsigned int cpu, nr = 0;
 	u32 id = ev->entry.id;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "crash dump outside RCU");
 	snprintf(pp_line, sizeof(pp_line), "ppdump %u E %u %llx %u %llx %s %s",
 		 pp_seq, id, ev->attr.sample_type, ev->attr.type,
 		 ev->attr.config, ev->tp_name[0] ? ev->tp_name : "-",

@@ -27,7 +27,7 @@
  *                                no lock of ours, no counter work
  *   everything else              process context
  *
- * Lock order:
+ * Lock order (Documentation/persistent-events.rst shows this block as is):
  *   pp_registry.lock -> ev->sync_lock -> cpu_hotplug_lock (taken inside
  *   perf while creating or releasing counters) -> perf's context locks
  *   ev->sync_lock -> the target's signal->exec_update_lock (a task
@@ -79,6 +79,13 @@
 unsigned long pp_default_buffer_size = 64 * 1024;
 
 static struct pp_registry pp_registry;
+
+/* For the callers outside this file that must hold pp_registry.lock. */
+void pp_event_assert_registry_held(void)
+{
+	lockdep_assert_held(&pp_registry.lock);
+}
+
 static enum cpuhp_state pp_cpuhp_state;
 
 /**
@@ -283,6 +290,8 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 	struct perf_event_attr attr;
 	struct perf_event *counter;
 
+	lockdep_assert_held(&ev->sync_lock);
+
 	if (!pc->buf) {
 		struct pp_buffer *buf = pp_buffer_alloc(ev->buffer_size);
 
@@ -322,6 +331,8 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 static void pp_cpu_stop(struct pp_cpu *pc)
 {
 	u64 enabled, running;
+
+	lockdep_assert_held(&pc->ev->sync_lock);
 
 	pc->count_base += perf_event_read_value(pc->counter, &enabled, &running);
 	perf_event_release_kernel(pc->counter);
@@ -531,6 +542,8 @@ static void pp_event_stop_put(struct pp_event *ev)
 static int pp_event_task_start(struct pp_event *ev)
 {
 	struct perf_event_attr attr;
+
+	lockdep_assert_held(&ev->sync_lock);
 
 	pp_event_counter_attr(ev, &attr);
 	attr.disabled = attr.enable_on_exec;

@@ -217,6 +217,8 @@ int pp_events_init(void);
 void pp_events_destroy_all(void);
 void pp_events_exit(void);
 
+/* Lockdep: the registry lock is held (sysfs.c's callers hold it). */
+void pp_event_assert_registry_held(void);
 int pp_event_create(const struct pp_event_spec *spec, u32 *id);
 int pp_event_id(const char *name, u32 *id);
 int pp_event_destroy(u32 id, const void *file);

@@ -308,9 +308,10 @@ put_leader:
 
 /*
  * Release the task counters, keeping their counts (inherited children's
- * included).  The event's sync_lock is held; process context.  Overflow
- * handlers of the counters and their children may still be running on
- * other CPUs until a grace period has passed.
+ * included).  Process context; the caller holds its event's sync_lock
+ * (event.c takes it around the call: this file does not know the event).
+ * Overflow handlers of the counters and their children may still be
+ * running on other CPUs until a grace period has passed.
  */
 void pp_scope_task_stop(struct pp_scope *s)
 {
@@ -325,7 +326,10 @@ void pp_scope_task_stop(struct pp_scope *s)
 	}
 }
 
-/* The task counters' count, children's included; sync_lock held. */
+/*
+ * The task counters' count, children's included.  The caller holds its
+ * event's sync_lock (event.c takes it around the call).
+ */
 u64 pp_scope_task_count(struct pp_scope *s)
 {
 	u64 sum = s->count_base, enabled, running;

@@ -453,6 +453,7 @@ int pp_sysfs_event_add(struct pp_event *ev)
 	struct pp_event_kobj *ek;
 	int ret;
 
+	pp_event_assert_registry_held();
 	snprintf(ev->alias, sizeof(ev->alias), "id=%u,period=1", ev->entry.id);
 	sysfs_attr_init(&da->attr);
 	da->attr.name = ev->entry.name;
@@ -501,6 +502,7 @@ void pp_sysfs_event_del(struct pp_event *ev)
 {
 	struct attribute *attr = &ev->alias_attr.attr.attr;
 
+	pp_event_assert_registry_held();
 	kobject_del(ev->kobj);
 	kobject_put(ev->kobj);
 	ev->kobj = NULL;

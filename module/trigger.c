@@ -77,7 +77,8 @@ void pp_freeze_stored(struct pp_freeze *f, u64 now)
  * pp_freeze_thaw - store records again
  * @f: the target
  *
- * Process context, registry lock held (no other thaw runs).
+ * Process context.  The caller holds the registry lock, so that no other
+ * thaw runs (pp_event_thaw() takes it around the call).
  */
 void pp_freeze_thaw(struct pp_freeze *f)
 {
@@ -122,7 +123,8 @@ bool pp_trigger_fired(struct pp_trigger *t)
  * pp_trigger_rearm - arm the trigger again and thaw its targets
  * @t: the trigger
  *
- * Process context, registry lock held.
+ * Process context; the caller holds the registry lock (pp_event_thaw()
+ * takes it around the call).
  */
 void pp_trigger_rearm(struct pp_trigger *t)
 {
