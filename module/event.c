@@ -1222,12 +1222,12 @@ static unsigned long sum_cpus(struct pp_event *ev,
 
 static unsigned long cpu_nr_readers(struct pp_cpu *pc)
 {
-	return READ_ONCE(pc->nr_readers);
+	return READ_ONCE(pc->rd.nr_readers);
 }
 
 static unsigned long cpu_lost(struct pp_cpu *pc)
 {
-	return READ_ONCE(pc->lost);
+	return READ_ONCE(pc->rd.lost);
 }
 
 /*

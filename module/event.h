@@ -24,9 +24,11 @@
 
 #include "buffer.h"
 #include "notify.h"
+#include "reader.h"
 #include "record.h"
 #include "registry.h"
 #include "scope.h"
+#include "sysfs.h"
 #include "trigger.h"
 
 struct kobject;
@@ -47,33 +49,14 @@ struct tracepoint;
  * @gen: bumped by each online callback: a counter from an earlier online
  *	period was taken out of its context by perf and must be replaced
  * @counter_gen: @gen when @counter was created
- * @pending: readers catching up with the history (struct pp_reader.node)
- * @live: readers receiving every new record (struct perf_event.hlist_entry)
- * @live_pos: the live readers have every record at or beyond (older than)
- *	this position
- * @nr_readers: readers added on this CPU (read locklessly elsewhere)
- * @nr_live: those of them on @live
- * @deliver: delivers records to the readers, on this CPU
- * @pace: queues @deliver again a while later: after a run that left
- *	history to replay, so that a reader's consumer keeps up, and after a
- *	run that delivered, so that records that follow go out together
- *	(pinned to this CPU)
- * @deferred: @pace is set to queue @deliver: writers need not queue it
- * @paced: @pace queued the run of @deliver to come
- * @delivering: a run of @deliver is in progress: writers leave it to it
- * @fed: a writer stored a record during that run
- * @lost: bytes of records overwritten before a reader here received them
- *	(read locklessly elsewhere)
+ * @rd: its readers on this CPU (struct pp_reader_cpu, reader.h)
  * @stored: records stored here while a file watched overflows: every
  *	wakeup_events-th of them asks for an overflow notice
  * @cpu: this CPU
  *
  * @online and @gen are written by the hotplug callbacks; @counter,
  * @count_base and @counter_gen under the event's sync_lock.  @buf is set
- * once, before the first counter.  The reader fields belong to this CPU:
- * they change with interrupts off, in the PMU's add/del, in @deliver and
- * in @pace; writers (NMI included) read @nr_readers, @deferred and
- * @delivering, and set @fed.
+ * once, before the first counter.  @rd is the reader's (reader.h).
  */
 struct pp_cpu {
 	struct pp_event		*ev;
@@ -84,18 +67,7 @@ struct pp_cpu {
 	bool			online;
 	unsigned int		gen;
 	unsigned int		counter_gen;
-	struct list_head	pending;
-	struct hlist_head	live;
-	unsigned long		live_pos;
-	unsigned int		nr_readers;
-	unsigned int		nr_live;
-	struct irq_work		deliver;
-	struct hrtimer		pace;
-	bool			deferred;
-	bool			paced;
-	bool			delivering;
-	bool			fed;
-	unsigned long		lost;
+	struct pp_reader_cpu	rd;
 	local_t			stored;
 	unsigned int		cpu;
 };
@@ -128,9 +100,7 @@ struct pp_cpu {
  *	(dump.h)
  * @format: its tracepoint source's tracefs format text, or NULL
  * @tp_name: its tracepoint source's "system:name", or ""
- * @alias: "id=<id>,period=1": the events/<name> alias
- * @alias_attr: the events/<name> sysfs attribute
- * @kobj: the instances/<name>/ directory
+ * @sysfs: what sysfs shows of it (struct pp_sysfs_event, sysfs.h)
  * @rcu: frees the event after lockless lookups are done with it
  */
 struct pp_event {
@@ -154,9 +124,7 @@ struct pp_event {
 	bool				crash_dump;
 	char				*format;
 	char				tp_name[64];
-	char				alias[48];
-	struct perf_pmu_events_attr	alias_attr;
-	struct kobject			*kobj;
+	struct pp_sysfs_event		sysfs;
 	struct rcu_head			rcu;
 };
 
@@ -254,7 +222,6 @@ static inline struct pp_buffer *pp_cpu_buf(struct pp_cpu *pc)
 	return smp_load_acquire(&pc->buf);
 }
 
-void pp_reader_notify(struct pp_cpu *pc);
 void pp_event_trigger_hit(struct pp_event *ev, const void *raw, u32 size);
 void pp_event_overflow_notice(struct pp_event *ev, struct pp_cpu *pc);
 
@@ -277,7 +244,7 @@ static __always_inline void pp_event_after_store(struct pp_event *ev,
 	/* The clock only for an event counting down to a freeze. */
 	if (pp_freeze_counting(&ev->freeze))
 		pp_freeze_stored(&ev->freeze, local_clock());
-	if (READ_ONCE(pc->nr_readers))
+	if (pp_reader_waiting(&pc->rd))
 		pp_reader_notify(pc);
 	if (unlikely(rcu_access_pointer(ev->trigger)))
 		pp_event_trigger_hit(ev, raw, size);

@@ -18,8 +18,9 @@
  * bytes the core overwrites with the delivery context, then the stored
  * sample_type) followed by the stored record.
  *
- * Per CPU of a persistent event (struct pp_cpu): the readers on @live are
- * fed from @live_pos up to the accounted head first.  Readers catching up
+ * Per CPU of a persistent event (struct pp_reader_cpu, the @rd of struct
+ * pp_cpu): the readers on @live are fed from @live_pos up to the accounted
+ * head first.  Readers catching up
  * (with the history, or after the core took them out for a while) sit on
  * @pending, each on a private one-entry list (its event's hlist_entry in
  * @solo), and are then fed from their own position up to @live_pos; when
@@ -89,12 +90,12 @@ static DEFINE_PER_CPU(void *, pp_scratch);
  * @event: the perf event
  * @ev: the persistent event it reads (a reference held)
  * @pc: @ev on the reader's CPU
- * @node: on @pc->pending while catching up
+ * @node: on @pc->rd.pending while catching up
  * @solo: the one-entry list it is delivered through while catching up
  * @pos: every record at or beyond (older than) this position was delivered
  * @started: @pos is set
  * @history: start from the oldest record held, not from the newest
- * @live: on @pc->live
+ * @live: on @pc->rd.live
  */
 struct pp_reader {
 	struct perf_event	*event;
@@ -164,7 +165,7 @@ static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 				.id = pc->ev->entry.id,
 				.lost = *pos - next,
 			};
-			WRITE_ONCE(pc->lost, pc->lost + lost->lost);
+			WRITE_ONCE(pc->rd.lost, pc->rd.lost + lost->lost);
 			size = sizeof(*lost);
 		}
 		WRITE_ONCE(*pos, next);
@@ -183,9 +184,9 @@ static unsigned long accounted_head(struct pp_buffer *buf)
 /* Have @pace queue the next run @ns from now; hardirq, on @pc's CPU. */
 static void pp_deliver_later(struct pp_cpu *pc, u64 ns)
 {
-	WRITE_ONCE(pc->deferred, true);
-	if (!hrtimer_active(&pc->pace))
-		hrtimer_start(&pc->pace, ns_to_ktime(ns),
+	WRITE_ONCE(pc->rd.deferred, true);
+	if (!hrtimer_active(&pc->rd.pace))
+		hrtimer_start(&pc->rd.pace, ns_to_ktime(ns),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
@@ -203,14 +204,14 @@ void pp_reader_notify(struct pp_cpu *pc)
 {
 	struct pp_buffer *buf = pc->buf;
 
-	if (READ_ONCE(pc->delivering)) {
-		WRITE_ONCE(pc->fed, true);
+	if (READ_ONCE(pc->rd.delivering)) {
+		WRITE_ONCE(pc->rd.fed, true);
 		return;
 	}
-	if (READ_ONCE(pc->deferred) &&
-	    READ_ONCE(pc->live_pos) - READ_ONCE(buf->done) < buf->size / 2)
+	if (READ_ONCE(pc->rd.deferred) &&
+	    READ_ONCE(pc->rd.live_pos) - READ_ONCE(buf->done) < buf->size / 2)
 		return;
-	irq_work_queue(&pc->deliver);
+	irq_work_queue(&pc->rd.deliver);
 }
 
 /* One run's deliveries: to the live readers, then to those catching up. */
@@ -226,31 +227,31 @@ static enum pp_stop deliver_all(struct pp_cpu *pc, unsigned int *budget)
 	perf_fetch_caller_regs(&regs);
 
 	/* First bring the live readers up to the head. */
-	if (hlist_empty(&pc->live)) {
-		WRITE_ONCE(pc->live_pos, head);
+	if (hlist_empty(&pc->rd.live)) {
+		WRITE_ONCE(pc->rd.live_pos, head);
 	} else {
-		stop = deliver_range(pc, &pc->live, &pc->live_pos, head, &regs,
+		stop = deliver_range(pc, &pc->rd.live, &pc->rd.live_pos, head, &regs,
 				     budget);
 		if (stop != PP_CAUGHT_UP)
 			return stop;
 	}
 
 	/* Then each reader catching up, from its position to theirs. */
-	list_for_each_entry_safe(r, tmp, &pc->pending, node) {
+	list_for_each_entry_safe(r, tmp, &pc->rd.pending, node) {
 		if (!r->started) {
 			r->pos = r->history ? READ_ONCE(pc->buf->tail) : head;
 			r->started = true;
 		}
-		stop = deliver_range(pc, &r->solo, &r->pos, pc->live_pos, &regs,
+		stop = deliver_range(pc, &r->solo, &r->pos, pc->rd.live_pos, &regs,
 				     budget);
 		if (stop != PP_CAUGHT_UP)
 			return stop;
 		/* Caught up: from now on it gets what the live readers get. */
 		list_del(&r->node);
 		hlist_del_rcu(&r->event->hlist_entry);
-		hlist_add_head_rcu(&r->event->hlist_entry, &pc->live);
+		hlist_add_head_rcu(&r->event->hlist_entry, &pc->rd.live);
 		r->live = true;
-		WRITE_ONCE(pc->nr_live, pc->nr_live + 1);
+		WRITE_ONCE(pc->rd.nr_live, pc->rd.nr_live + 1);
 	}
 	return PP_CAUGHT_UP;
 }
@@ -262,24 +263,24 @@ static enum pp_stop deliver_all(struct pp_cpu *pc, unsigned int *budget)
  */
 static void pp_deliver(struct irq_work *work)
 {
-	struct pp_cpu *pc = container_of(work, struct pp_cpu, deliver);
+	struct pp_cpu *pc = container_of(work, struct pp_cpu, rd.deliver);
 	unsigned int budget = PP_DELIVER_BUDGET;
-	bool by_timer = pc->paced;
+	bool by_timer = pc->rd.paced;
 	enum pp_stop stop;
 	u64 delay;
 
-	pc->paced = false;
-	WRITE_ONCE(pc->fed, false);
-	WRITE_ONCE(pc->delivering, true);
+	pc->rd.paced = false;
+	WRITE_ONCE(pc->rd.fed, false);
+	WRITE_ONCE(pc->rd.delivering, true);
 	/* NMI writers of this CPU see the flag before the run reads. */
 	barrier();
 	stop = deliver_all(pc, &budget);
 	barrier();
-	WRITE_ONCE(pc->delivering, false);
+	WRITE_ONCE(pc->rd.delivering, false);
 	/* A writer that saw the flag set @fed before this reads it. */
 	barrier();
 	delay = pp_deliver_delay(stop, PP_DELIVER_BUDGET - budget, by_timer,
-				 READ_ONCE(pc->fed));
+				 READ_ONCE(pc->rd.fed));
 	if (delay)
 		pp_deliver_later(pc, delay);
 }
@@ -287,16 +288,16 @@ static void pp_deliver(struct irq_work *work)
 /* Hardirq, IRQs off. */
 static enum hrtimer_restart pp_pace(struct hrtimer *timer)
 {
-	struct pp_cpu *pc = container_of(timer, struct pp_cpu, pace);
+	struct pp_cpu *pc = container_of(timer, struct pp_cpu, rd.pace);
 
 	/*
 	 * Migrated off a CPU going offline: its readers were taken out
 	 * (pp_reader_del) and are requeued when they are added again.
 	 */
-	WRITE_ONCE(pc->deferred, false);
+	WRITE_ONCE(pc->rd.deferred, false);
 	if (smp_processor_id() == pc->cpu) {
-		pc->paced = true;
-		irq_work_queue(&pc->deliver);
+		pc->rd.paced = true;
+		irq_work_queue(&pc->rd.deliver);
 	}
 	return HRTIMER_NORESTART;
 }
@@ -314,13 +315,13 @@ static enum hrtimer_restart pp_pace(struct hrtimer *timer)
 unsigned long pp_reader_backlog(struct pp_cpu *pc)
 {
 	struct pp_buffer *buf = pp_cpu_buf(pc);
-	unsigned int nr = READ_ONCE(pc->nr_readers);
+	unsigned int nr = READ_ONCE(pc->rd.nr_readers);
 	unsigned long done, from;
 
 	if (!buf || !nr)
 		return 0;
 	done = READ_ONCE(buf->done);
-	from = READ_ONCE(pc->nr_live) == nr ? READ_ONCE(pc->live_pos) :
+	from = READ_ONCE(pc->rd.nr_live) == nr ? READ_ONCE(pc->rd.live_pos) :
 					     READ_ONCE(buf->tail);
 	return min(from - done, pc->ev->buffer_size);
 }
@@ -328,8 +329,8 @@ unsigned long pp_reader_backlog(struct pp_cpu *pc)
 /* Set up the reader part of a persistent event's per-CPU state. */
 void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu)
 {
-	INIT_LIST_HEAD(&pc->pending);
-	INIT_HLIST_HEAD(&pc->live);
+	INIT_LIST_HEAD(&pc->rd.pending);
+	INIT_HLIST_HEAD(&pc->rd.live);
 	/*
 	 * A hard irq_work, so that it runs in hardirq context with interrupts
 	 * off on PREEMPT_RT as well.  There init_irq_work() gives a work run
@@ -338,8 +339,8 @@ void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu)
 	 * recorded by any persistent event on sched:sched_switch, whose records
 	 * queue the next run: a loop at real-time priority.
 	 */
-	pc->deliver = IRQ_WORK_INIT_HARD(pp_deliver);
-	pp_hrtimer_setup(&pc->pace, pp_pace, CLOCK_MONOTONIC,
+	pc->rd.deliver = IRQ_WORK_INIT_HARD(pp_deliver);
+	pp_hrtimer_setup(&pc->rd.pace, pp_pace, CLOCK_MONOTONIC,
 			 HRTIMER_MODE_REL_HARD);
 	pc->cpu = cpu;
 }
@@ -350,9 +351,9 @@ void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu)
  */
 void pp_reader_cpu_sync(struct pp_cpu *pc)
 {
-	irq_work_sync(&pc->deliver);
-	hrtimer_cancel(&pc->pace);
-	irq_work_sync(&pc->deliver);
+	irq_work_sync(&pc->rd.deliver);
+	hrtimer_cancel(&pc->rd.pace);
+	irq_work_sync(&pc->rd.deliver);
 }
 
 static void pp_reader_destroy(struct perf_event *event)
@@ -458,9 +459,9 @@ void pp_reader_add(struct perf_event *event)
 	}
 	INIT_HLIST_HEAD(&r->solo);
 	hlist_add_head_rcu(&event->hlist_entry, &r->solo);
-	list_add_tail(&r->node, &pc->pending);
-	WRITE_ONCE(pc->nr_readers, pc->nr_readers + 1);
-	irq_work_queue(&pc->deliver);
+	list_add_tail(&r->node, &pc->rd.pending);
+	WRITE_ONCE(pc->rd.nr_readers, pc->rd.nr_readers + 1);
+	irq_work_queue(&pc->rd.deliver);
 }
 
 /* PMU del: IRQs off, on the reader's CPU. */
@@ -472,13 +473,13 @@ void pp_reader_del(struct perf_event *event)
 	hlist_del_rcu(&event->hlist_entry);
 	if (r->live) {
 		/* It has what the live readers have: resume from there. */
-		r->pos = pc->live_pos;
+		r->pos = pc->rd.live_pos;
 		r->live = false;
-		WRITE_ONCE(pc->nr_live, pc->nr_live - 1);
+		WRITE_ONCE(pc->rd.nr_live, pc->rd.nr_live - 1);
 	} else {
 		list_del(&r->node);
 	}
-	WRITE_ONCE(pc->nr_readers, pc->nr_readers - 1);
+	WRITE_ONCE(pc->rd.nr_readers, pc->rd.nr_readers - 1);
 }
 
 int pp_readers_init(void)

@@ -6,11 +6,55 @@
 #ifndef _PERF_PERSISTENT_READER_H
 #define _PERF_PERSISTENT_READER_H
 
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/list.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 
 struct perf_event;
 struct pp_cpu;
+
+/**
+ * struct pp_reader_cpu - the readers of a persistent event on one CPU
+ * @pending: readers catching up with the history (struct pp_reader.node)
+ * @live: readers receiving every new record (struct perf_event.hlist_entry)
+ * @live_pos: the live readers have every record at or beyond (older than)
+ *	this position
+ * @nr_readers: readers added on this CPU (read locklessly elsewhere)
+ * @nr_live: those of them on @live
+ * @deliver: delivers records to the readers, on this CPU
+ * @pace: queues @deliver again a while later: after a run that left
+ *	history to replay, so that a reader's consumer keeps up, and after a
+ *	run that delivered, so that records that follow go out together
+ *	(pinned to this CPU)
+ * @deferred: @pace is set to queue @deliver: writers need not queue it
+ * @paced: @pace queued the run of @deliver to come
+ * @delivering: a run of @deliver is in progress: writers leave it to it
+ * @fed: a writer stored a record during that run
+ * @lost: bytes of records overwritten before a reader here received them
+ *	(read locklessly elsewhere)
+ *
+ * Embedded in struct pp_cpu (event.h) as @rd; reader.c owns it.  It
+ * belongs to its CPU: it changes with interrupts off, in the PMU's
+ * add/del, in @deliver and in @pace.  The record path (NMI included)
+ * reads @nr_readers, @deferred and @delivering, and sets @fed
+ * (pp_reader_notify()).
+ */
+struct pp_reader_cpu {
+	struct list_head	pending;
+	struct hlist_head	live;
+	unsigned long		live_pos;
+	unsigned int		nr_readers;
+	unsigned int		nr_live;
+	struct irq_work		deliver;
+	struct hrtimer		pace;
+	bool			deferred;
+	bool			paced;
+	bool			delivering;
+	bool			fed;
+	unsigned long		lost;
+};
 
 /* Records delivered per run of the delivery; the rest in a later run. */
 #define PP_DELIVER_BUDGET	64
@@ -87,6 +131,15 @@ void pp_reader_add(struct perf_event *event);
 void pp_reader_del(struct perf_event *event);
 unsigned long pp_reader_backlog(struct pp_cpu *pc);
 
-/* pp_reader_notify() is in event.h, for pp_event_after_store(). */
+/*
+ * The record path, after storing a record on this CPU: are there readers
+ * here to deliver it to?  Any context, NMI included.
+ */
+static __always_inline bool pp_reader_waiting(const struct pp_reader_cpu *rd)
+{
+	return READ_ONCE(rd->nr_readers);
+}
+
+void pp_reader_notify(struct pp_cpu *pc);
 
 #endif /* _PERF_PERSISTENT_READER_H */

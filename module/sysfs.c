@@ -449,17 +449,17 @@ void pp_sysfs_instances_exit(void)
  */
 int pp_sysfs_event_add(struct pp_event *ev)
 {
-	struct device_attribute *da = &ev->alias_attr.attr;
+	struct device_attribute *da = &ev->sysfs.alias_attr.attr;
 	struct pp_event_kobj *ek;
 	int ret;
 
 	pp_event_assert_registry_held();
-	snprintf(ev->alias, sizeof(ev->alias), "id=%u,period=1", ev->entry.id);
+	snprintf(ev->sysfs.alias, sizeof(ev->sysfs.alias), "id=%u,period=1", ev->entry.id);
 	sysfs_attr_init(&da->attr);
 	da->attr.name = ev->entry.name;
 	da->attr.mode = 0444;
 	da->show = perf_event_sysfs_show;
-	ev->alias_attr.event_str = ev->alias;
+	ev->sysfs.alias_attr.event_str = ev->sysfs.alias;
 
 	ret = pp_attr_list_add(&pp_event_attrs, &da->attr);
 	if (ret)
@@ -482,7 +482,7 @@ int pp_sysfs_event_add(struct pp_event *ev)
 		kobject_put(&ek->kobj);
 		goto err_file;
 	}
-	ev->kobj = &ek->kobj;
+	ev->sysfs.kobj = &ek->kobj;
 	return 0;
 
 err_file:
@@ -500,12 +500,12 @@ err_list:
  */
 void pp_sysfs_event_del(struct pp_event *ev)
 {
-	struct attribute *attr = &ev->alias_attr.attr.attr;
+	struct attribute *attr = &ev->sysfs.alias_attr.attr.attr;
 
 	pp_event_assert_registry_held();
-	kobject_del(ev->kobj);
-	kobject_put(ev->kobj);
-	ev->kobj = NULL;
+	kobject_del(ev->sysfs.kobj);
+	kobject_put(ev->sysfs.kobj);
+	ev->sysfs.kobj = NULL;
 	sysfs_remove_file_from_group(&pp_pmu_device()->kobj, attr,
 				     pp_events_group.name);
 	pp_attr_list_del(&pp_event_attrs, attr);
