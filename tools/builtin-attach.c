@@ -16,12 +16,9 @@ static int cmd_attach(int argc, char **argv)
 	};
 	struct pp_event_desc desc;
 	sigset_t held;
-	int ret, fd;
+	int fd;
 
-	ret = pp_parse(argc, argv, opts);
-	if (ret)
-		return ret;
-	fd = open_event(argc, argv, &desc, true);
+	fd = open_event(argc, argv, opts, &desc, true);
 	if (fd < 0)
 		return -fd;
 	hold_signals(&held);

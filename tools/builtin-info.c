@@ -172,12 +172,9 @@ static int cmd_info(int argc, char **argv)
 {
 	static const struct pp_opt opts[] = { OPT_END };
 	struct pp_event_desc desc;
-	int fd, ret;
+	int fd;
 
-	ret = pp_parse(argc, argv, opts);
-	if (ret)
-		return ret;
-	fd = open_event(argc, argv, &desc, false);
+	fd = open_event(argc, argv, opts, &desc, false);
 	if (fd < 0)
 		return -fd;
 	print_summary(&desc);

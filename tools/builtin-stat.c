@@ -17,12 +17,9 @@ static int cmd_stat(int argc, char **argv)
 	char src[256];
 	struct totals t;
 	unsigned int i;
-	int ret, fd;
+	int fd;
 
-	ret = pp_parse(argc, argv, opts);
-	if (ret)
-		return ret;
-	fd = open_event(argc, argv, &desc, false);
+	fd = open_event(argc, argv, opts, &desc, false);
 	if (fd < 0)
 		return -fd;
 	sum(&desc, &t);

@@ -167,11 +167,12 @@ struct totals {
 void sum(const struct pp_event_desc *desc, struct totals *t);
 
 /*
- * Open the control device and describe the event named by the one
- * operand.  Returns the fd, or minus the exit status with the reason on
- * stderr.
+ * Parse the options in @opts (none if NULL: parsed already), open the
+ * control device and describe the event named by the one operand.
+ * Returns the fd, or minus the exit status with the reason on stderr.
  */
-int open_event(int argc, char **argv, struct pp_event_desc *desc, bool write);
+int open_event(int argc, char **argv, const struct pp_opt *opts,
+	       struct pp_event_desc *desc, bool write);
 
 /* RUN_DIR/NAME.pid: the command holding event NAME in the foreground. */
 void pidfile_path(const char *name, char *buf, size_t len);

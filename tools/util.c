@@ -86,10 +86,14 @@ void sum(const struct pp_event_desc *desc, struct totals *t)
  * argument.  Returns the fd, or minus the exit status (1, or
  * PP_EXIT_USAGE) with the reason on stderr.
  */
-int open_event(int argc, char **argv, struct pp_event_desc *desc, bool write)
+int open_event(int argc, char **argv, const struct pp_opt *opts,
+	       struct pp_event_desc *desc, bool write)
 {
-	int fd;
+	int fd, ret;
 
+	ret = opts ? pp_parse(argc, argv, opts) : 0;
+	if (ret)
+		return -ret;
 	if (want_args(argc, argv, 1, 1))
 		return -PP_EXIT_USAGE;
 	fd = ctl_open(write);
@@ -241,7 +245,7 @@ int read_event(int argc, char **argv, struct pp_event_desc *desc,
 		      struct pp_snapshot *snap, struct pp_printer **p,
 		      bool wall_clock)
 {
-	int fd = open_event(argc, argv, desc, false);
+	int fd = open_event(argc, argv, NULL, desc, false);
 
 	if (fd < 0)
 		return -fd;
