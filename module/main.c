@@ -270,7 +270,7 @@ static int __init pp_init(void)
 	ret = pp_sysfs_init();
 	if (ret)
 		goto err_events;
-	ret = pp_pmu_register();
+	ret = pp_pmu_register(pp_sysfs_groups);
 	if (ret) {
 		pr_err("cannot register the %s PMU: %d\n", PP_PMU_NAME, ret);
 		goto err_sysfs;

@@ -19,7 +19,6 @@
 
 #include "pmu.h"
 #include "reader.h"
-#include "sysfs.h"
 
 static const struct pp_format_term pp_term_id = {
 	.name = "id",
@@ -135,7 +134,6 @@ static void pp_pmu_read(struct perf_event *event)
 static struct pmu pp_pmu = {
 	.module		= THIS_MODULE,
 	.task_ctx_nr	= perf_invalid_context,
-	.attr_groups	= pp_sysfs_groups,
 	.event_init	= pp_pmu_event_init,
 	.add		= pp_pmu_add,
 	.del		= pp_pmu_del,
@@ -156,11 +154,19 @@ struct device *pp_pmu_device(void)
 	return pp_pmu.dev;
 }
 
-/* Process context, module init. */
-int pp_pmu_register(void)
+/**
+ * pp_pmu_register - register the PMU with perf
+ * @groups: the attribute groups of its device (sysfs.c's), NULL-terminated
+ *
+ * Process context, module init.
+ *
+ * Return: 0 or the errno of perf_pmu_register().
+ */
+int pp_pmu_register(const struct attribute_group **groups)
 {
 	int ret;
 
+	pp_pmu.attr_groups = groups;
 	ret = perf_pmu_register(&pp_pmu, PP_PMU_NAME, -1);
 	if (ret)
 		return ret;

@@ -13,9 +13,10 @@
 extern const struct pp_format_term *const pp_pmu_terms[];
 extern const unsigned int pp_pmu_nr_terms;
 
+struct attribute_group;
 struct device;
 
-int pp_pmu_register(void);
+int pp_pmu_register(const struct attribute_group **groups);
 int pp_pmu_type(void);
 struct device *pp_pmu_device(void);
 void pp_pmu_unregister(void);
