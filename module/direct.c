@@ -2,9 +2,11 @@
 /*
  * perf-persistent: the direct path's runtime (direct.h)
  *
- * Which sources may take it, registering and unregistering an event's
- * probe on its tracepoint, and the rare slow part of a record: one that
- * wraps round the end of its buffer.
+ * Which sources may take it, whether an encoder matches the running
+ * kernel, registering and unregistering an event's probe on its
+ * tracepoint, and the rare slow part of a record: one that wraps round
+ * the end of its buffer.  The encoders and the table to find them in are
+ * direct_events.c's; this file does not know them.
  *
  * A persistent event on a covered tracepoint registers its own probe, with
  * the event as the probe's data: each event encodes its hits into its own
@@ -27,27 +29,6 @@
 #include "direct.h"
 
 DEFINE_PER_CPU(void *, pp_direct_scratch[PP_DIRECT_LEVELS]);
-
-/**
- * pp_direct_find - the encoder of a tracepoint
- * @system: its trace system
- * @name: its name
- *
- * Return: the encoder, or NULL if the direct path does not cover it.
- */
-const struct pp_direct_desc *pp_direct_find(const char *system,
-					    const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < pp_direct_nr_descs; i++) {
-		const struct pp_direct_desc *d = pp_direct_descs[i];
-
-		if (!strcmp(d->system, system) && !strcmp(d->name, name))
-			return d;
-	}
-	return NULL;
-}
 
 /**
  * pp_direct_layout_check - is an encoder's payload the kernel's?

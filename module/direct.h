@@ -61,13 +61,14 @@ struct pp_direct_desc {
 	unsigned int	raw_size;
 };
 
+/* The generated encoders and the lookup among them (direct_events.c). */
 extern const struct pp_direct_desc *const pp_direct_descs[];
 extern const unsigned int pp_direct_nr_descs;
+const struct pp_direct_desc *pp_direct_find(const char *system,
+					    const char *name);
 
 int pp_direct_init(void);
 void pp_direct_exit(void);
-const struct pp_direct_desc *pp_direct_find(const char *system,
-					    const char *name);
 int pp_direct_layout_check(const struct pp_direct_desc *d,
 			   const struct trace_event_fields *kernel,
 			   char *why, size_t len);

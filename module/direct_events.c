@@ -2,7 +2,8 @@
 /*
  * perf-persistent: the direct path's encoders, generated at build time
  * from the trace headers of the kernel being built against
- * (direct_stages.h).  The only file that touches the trace macros.
+ * (direct_stages.h), and the table they are found in by name.  The only
+ * file that touches the trace macros.
  *
  * The tracepoints covered: the ones a flight recorder is left on for.
  * Every other tracepoint records through perf's path.
@@ -10,6 +11,7 @@
 
 #include <linux/kernel.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
@@ -62,3 +64,24 @@ const struct pp_direct_desc *const pp_direct_descs[] = {
 };
 
 const unsigned int pp_direct_nr_descs = ARRAY_SIZE(pp_direct_descs);
+
+/**
+ * pp_direct_find - the encoder of a tracepoint
+ * @system: its trace system
+ * @name: its name
+ *
+ * Return: the encoder, or NULL if the direct path does not cover it.
+ */
+const struct pp_direct_desc *pp_direct_find(const char *system,
+					    const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < pp_direct_nr_descs; i++) {
+		const struct pp_direct_desc *d = pp_direct_descs[i];
+
+		if (!strcmp(d->system, system) && !strcmp(d->name, name))
+			return d;
+	}
+	return NULL;
+}
