@@ -4,7 +4,9 @@
  *
  * Readers connect to persistent events through this PMU with
  * perf_event_open(type = <dynamic type>, config = <event id>, pid = -1,
- * cpu = N); reader.c delivers the records.  The PMU has no hardware: it is
+ * cpu = N).  The PMU finds the event, checks the opener's right to its
+ * records and holds a reference on it for the reader; reader.c delivers
+ * the records.  The PMU has no hardware: it is
  * registered with a dynamic type and an invalid task context, so only
  * CPU-wide events reach it.
  */
@@ -17,6 +19,7 @@
 
 #include <uapi/linux/perf_persistent.h>
 
+#include "event.h"
 #include "pmu.h"
 #include "reader.h"
 
@@ -40,6 +43,82 @@ const struct pp_format_term *const pp_pmu_terms[] = {
 const unsigned int pp_pmu_nr_terms = ARRAY_SIZE(pp_pmu_terms);
 
 static struct pmu pp_pmu;
+
+/* perf destroys a reader: free it and drop its event.  Process context. */
+static void pp_pmu_event_destroy(struct perf_event *event)
+{
+	pp_event_put(pp_reader_free(event));
+}
+
+/*
+ * May the opener of a reader receive @ev's records on @cpu?  Exactly what a
+ * CPU-wide event on the source would give it.  The perf core has applied
+ * its CPU-wide rule to the reader (perf_event_paranoid <= 0 or CAP_PERFMON;
+ * that also covers kernel-mode samples, allowed up to 1).  What is left is
+ * the source PMU's own rule for RAW data, the tracepoint's being
+ * perf_event_paranoid -1 or CAP_PERFMON, and the LSM's word.  Neither the
+ * sysctl nor the LSM hook is exported, so ask perf: create the source's
+ * counter, disabled, on @cpu as the opener; the PMU checks the credentials
+ * of current.  Whatever the source's type: a rule of another PMU for its
+ * RAW data applies as well.
+ * Process context.
+ */
+static int pp_pmu_may_receive(struct pp_event *ev, int cpu)
+{
+	struct perf_event_attr attr;
+	struct perf_event *probe;
+
+	if (!(ev->attr.sample_type & PERF_SAMPLE_RAW))
+		return 0;
+	pp_event_probe_attr(ev, &attr);
+	probe = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	if (IS_ERR(probe))
+		return PTR_ERR(probe);
+	perf_event_release_kernel(probe);
+	return 0;
+}
+
+/*
+ * Connect a new reader event to persistent event @id, with a reference on
+ * the event that its destroy drops.  Process context, from
+ * perf_event_open().
+ *
+ * Return: 0, -ENOENT (no such event, or being destroyed), -ENODEV (the
+ * event has no buffer on that CPU: it was never online), -EPERM (perf would
+ * not give the opener the source's raw tracepoint data), -ENOMEM.
+ */
+static int pp_pmu_reader_init(struct perf_event *event, u32 id, bool history)
+{
+	struct pp_event *ev;
+	struct pp_cpu *pc;
+	int ret;
+
+	ev = pp_event_get(id);
+	if (!ev)
+		return -ENOENT;
+	/* perf checked only that the CPU is below nr_cpu_ids. */
+	if (!cpu_possible(event->cpu)) {
+		ret = -ENODEV;
+		goto err_put;
+	}
+	pc = per_cpu_ptr(ev->cpus, event->cpu);
+	if (!pp_cpu_buf(pc)) {
+		ret = -ENODEV;
+		goto err_put;
+	}
+	ret = pp_pmu_may_receive(ev, event->cpu);
+	if (ret)
+		goto err_put;
+	ret = pp_reader_event_init(event, pc, history);
+	if (ret)
+		goto err_put;
+	event->destroy = pp_pmu_event_destroy;
+	return 0;
+
+err_put:
+	pp_event_put(ev);
+	return ret;
+}
 
 /*
  * Process context, from perf_event_open().  Each rejection has its own
@@ -79,8 +158,8 @@ static int pp_pmu_event_init(struct perf_event *event)
 	}
 
 	id = pp_format_get(&event->attr, &pp_term_id);
-	return pp_reader_event_init(event, id,
-				    !pp_format_get(&event->attr, &pp_term_nohistory));
+	return pp_pmu_reader_init(event, id,
+				  !pp_format_get(&event->attr, &pp_term_nohistory));
 }
 
 /*

@@ -88,8 +88,8 @@ static DEFINE_PER_CPU(void *, pp_scratch);
 /**
  * struct pp_reader - one reader event
  * @event: the perf event
- * @ev: the persistent event it reads (a reference held)
- * @pc: @ev on the reader's CPU
+ * @pc: the persistent event it reads, on the reader's CPU (pmu.c holds a
+ *	reference on the event)
  * @node: on @pc->rd.pending while catching up
  * @solo: the one-entry list it is delivered through while catching up
  * @pos: every record at or beyond (older than) this position was delivered
@@ -99,7 +99,6 @@ static DEFINE_PER_CPU(void *, pp_scratch);
  */
 struct pp_reader {
 	struct perf_event	*event;
-	struct pp_event		*ev;
 	struct pp_cpu		*pc;
 	struct list_head	node;
 	struct hlist_head	solo;
@@ -356,94 +355,49 @@ void pp_reader_cpu_sync(struct pp_cpu *pc)
 	irq_work_sync(&pc->rd.deliver);
 }
 
-static void pp_reader_destroy(struct perf_event *event)
-{
-	struct pp_reader *r = event->pmu_private;
-
-	pp_event_put(r->ev);
-	kfree(r);
-}
-
-/*
- * May the opener of a reader receive @ev's records on @cpu?  Exactly what a
- * CPU-wide event on the source would give it.  The perf core has applied
- * its CPU-wide rule to the reader (perf_event_paranoid <= 0 or CAP_PERFMON;
- * that also covers kernel-mode samples, allowed up to 1).  What is left is
- * the source PMU's own rule for RAW data, the tracepoint's being
- * perf_event_paranoid -1 or CAP_PERFMON, and the LSM's word.  Neither the
- * sysctl nor the LSM hook is exported, so ask perf: create the source's
- * counter, disabled, on @cpu as the opener; the PMU checks the credentials
- * of current.  Whatever the source's type: a rule of another PMU for its
- * RAW data applies as well.
- * Process context.
- */
-static int pp_reader_may_receive(struct pp_event *ev, int cpu)
-{
-	struct perf_event_attr attr;
-	struct perf_event *probe;
-
-	if (!(ev->attr.sample_type & PERF_SAMPLE_RAW))
-		return 0;
-	pp_event_probe_attr(ev, &attr);
-	probe = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
-	if (IS_ERR(probe))
-		return PTR_ERR(probe);
-	perf_event_release_kernel(probe);
-	return 0;
-}
-
 /**
- * pp_reader_event_init - connect a new reader event to persistent event @id
- * @event: the reader, CPU-wide on event->cpu
- * @id: the persistent event's id
+ * pp_reader_event_init - make a new reader event a reader of @pc
+ * @event: the reader, CPU-wide on @pc's CPU
+ * @pc: the persistent event on that CPU, which has a buffer; the caller
+ *	holds a reference on the event until pp_reader_free()
  * @history: deliver the records already held first
  *
- * Process context, from perf_event_open().
+ * Process context, from perf_event_open() (pmu.c, which found the event
+ * and checked the opener's right to its records).
  *
- * Return: 0, -ENOENT (no such event, or being destroyed), -ENODEV (the
- * event has no buffer on that CPU: it was never online), -EPERM (perf would
- * not give the opener the source's raw tracepoint data), -ENOMEM.
+ * Return: 0 or -ENOMEM.
  */
-int pp_reader_event_init(struct perf_event *event, u32 id, bool history)
+int pp_reader_event_init(struct perf_event *event, struct pp_cpu *pc,
+			 bool history)
 {
 	struct pp_reader *r;
-	struct pp_event *ev;
-	struct pp_cpu *pc;
-	int ret;
 
-	ev = pp_event_get(id);
-	if (!ev)
-		return -ENOENT;
-	/* perf checked only that the CPU is below nr_cpu_ids. */
-	if (!cpu_possible(event->cpu)) {
-		ret = -ENODEV;
-		goto err_put;
-	}
-	pc = per_cpu_ptr(ev->cpus, event->cpu);
-	if (!pp_cpu_buf(pc)) {
-		ret = -ENODEV;
-		goto err_put;
-	}
-	ret = pp_reader_may_receive(ev, event->cpu);
-	if (ret)
-		goto err_put;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	if (!r) {
-		ret = -ENOMEM;
-		goto err_put;
-	}
+	if (!r)
+		return -ENOMEM;
 	r->event = event;
-	r->ev = ev;
 	r->pc = pc;
 	r->history = history;
 	INIT_LIST_HEAD(&r->node);
 	event->pmu_private = r;
-	event->destroy = pp_reader_destroy;
 	return 0;
+}
 
-err_put:
-	pp_event_put(ev);
-	return ret;
+/**
+ * pp_reader_free - free what pp_reader_event_init() gave a reader event
+ * @event: the reader, destroyed by perf
+ *
+ * Process context.
+ *
+ * Return: the persistent event it read, whose reference the caller drops.
+ */
+struct pp_event *pp_reader_free(struct perf_event *event)
+{
+	struct pp_reader *r = event->pmu_private;
+	struct pp_event *ev = r->pc->ev;
+
+	kfree(r);
+	return ev;
 }
 
 /* PMU add: IRQs off, on the reader's CPU. */

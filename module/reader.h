@@ -14,6 +14,7 @@
 
 struct perf_event;
 struct pp_cpu;
+struct pp_event;
 
 /**
  * struct pp_reader_cpu - the readers of a persistent event on one CPU
@@ -126,7 +127,9 @@ void pp_readers_exit(void);
 
 void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu);
 void pp_reader_cpu_sync(struct pp_cpu *pc);
-int pp_reader_event_init(struct perf_event *event, u32 id, bool history);
+int pp_reader_event_init(struct perf_event *event, struct pp_cpu *pc,
+			 bool history);
+struct pp_event *pp_reader_free(struct perf_event *event);
 void pp_reader_add(struct perf_event *event);
 void pp_reader_del(struct perf_event *event);
 unsigned long pp_reader_backlog(struct pp_cpu *pc);
