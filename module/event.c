@@ -69,7 +69,7 @@
 #include "perf_persistent/dump.h"
 #include "event.h"
 #include "filter.h"
-#include "notify.h"
+#include "notices.h"
 #include "pmu.h"
 #include "reader.h"
 #include "scope.h"
@@ -234,7 +234,7 @@ static bool pp_event_cpu_counters(const struct pp_event *ev)
  *
  * Every wakeup_events-th record a CPU stores (every one with 0, or with a
  * watermark) asks for a notice, as each CPU's buffer counts its own in
- * perf; the notices are paced (notify.c).  Any context, NMI included, on
+ * perf; the notices are paced (notices.c).  Any context, NMI included, on
  * @pc's CPU: local_inc_return() is safe against an NMI writer nested in
  * another.
  */

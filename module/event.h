@@ -23,7 +23,7 @@
 #include <uapi/linux/perf_persistent.h>
 
 #include "buffer.h"
-#include "notify.h"
+#include "notices.h"
 #include "reader.h"
 #include "record.h"
 #include "registry.h"
@@ -91,7 +91,7 @@ struct pp_cpu {
  * @trigger: its trigger, or NULL: set under the registry lock, read by
  *	the record path under RCU
  * @froze_work: queues the notice that it froze (@freeze.notify)
- * @notices: what it has to tell the files that watch it (notify.h)
+ * @notices: what it has to tell the files that watch it (notices.h)
  * @scope: whose activity it records (scope.h)
  * @no_buffer: records dropped on a CPU that has no buffer yet (a task
  *	scope's, whose tasks run anywhere, and the direct path's, whose probe

@@ -257,6 +257,8 @@ static int __init pp_init(void)
 		memory_limit_mb = max(1UL, (totalram_pages() >> (20 - PAGE_SHIFT)) / 4);
 	pp_buffer_limit = (unsigned long)memory_limit_mb << 20;
 
+	/* Where the events' notices go, before any event exists. */
+	pp_notify_init();
 	ret = pp_readers_init();
 	if (ret)
 		return ret;

@@ -11,39 +11,18 @@
  * that watches with PERF_PERSISTENT_IOC_WATCH_OVERFLOW is also told when
  * the event stores records, as perf signals an fd's owner on overflow.
  *
- * How a notice travels.  The record path, in any context including NMI,
- * only sets a bit of the event's struct pp_notices and queues its hard
- * irq_work; that queues the notices' work, and the work walks the
- * watching files in process context.  So no interrupt walks a list whose
- * length userspace decides, and on PREEMPT_RT nothing of it runs at
- * real-time priority.
- *
- * Feedback.  Posting a notice wakes a reader and sends SIGIO, and the
- * scheduler's and the signals' tracepoints (signal_generate fires even
- * for a signal that is pending already), the workqueue's and irq_work's
- * record that: a watched event on one of them would post a notice for
- * every notice.  Two rules break the loop whatever the source:
- *   - an event posts an overflow notice no sooner than PP_NOTICE_PACE_NS
- *     after its last one (the pace timer: overflows meanwhile make one
- *     notice when it expires);
- *   - a file that still holds an unread overflow notice of the event gets
- *     no other (nothing is queued, nobody is woken or signalled).
- *
- * The pacing of an event's overflow notices, struct pp_notices::overflow:
- *
- *   idle --record--> DUE|PACING|OPEN (irq_work queued)
- *   the work takes OPEN (and DUE), posts, starts the timer: PACING
- *   records while PACING set DUE
- *   the timer: DUE set -> OPEN, queue the irq_work again; else idle
+ * How a notice reaches this file, and how an event is kept from notifying
+ * itself for good, is told in notices.c: its work calls notify_post(),
+ * which pp_notify_init() handed it at module init.  The second rule
+ * against feedback is kept here: watcher_put() merges an overflow notice
+ * into one the file has not read yet.
  *
  * Who may watch.  Notices of freezes and triggers need no capability
  * (opening the device needs root).  Overflow notices tell when an event
  * records, as reading its counts does: they need CAP_PERFMON (or
  * CAP_SYS_ADMIN), checked by the control device.
  *
- * Contexts: pp_notices_queue() and pp_notices_overflow() any context, NMI
- * included; the irq_work and the pace timer hardirq (also on RT);
- * everything else process context.
+ * Contexts: process context throughout.
  *
  * Locking: pp_watch_lock (a mutex) protects the list of watching files;
  * each watcher's lock (a spinlock) its queue.  Order: pp_watch_lock ->
@@ -56,7 +35,6 @@
 #include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
@@ -65,8 +43,8 @@
 
 #include <uapi/linux/perf_persistent.h>
 
-#include "compat.h"
 #include "event.h"
+#include "notices.h"
 #include "notify.h"
 
 /* Notices a watcher holds before it counts the rest as lost. */
@@ -75,15 +53,6 @@
 /* The values of pp_watcher::ids. */
 #define PP_WATCH_INCIDENTS	1	/* freezes and fired triggers */
 #define PP_WATCH_OVERFLOWS	2	/* and stored records */
-
-/*
- * pp_notices::overflow.  DUE: a record asked for a notice.  PACING: a
- * notice is going out, or went out less than the pace ago.  OPEN: the
- * work may post one now.
- */
-#define PP_OVERFLOW_DUE		BIT(0)
-#define PP_OVERFLOW_PACING	BIT(1)
-#define PP_OVERFLOW_OPEN	BIT(2)
 
 /**
  * struct pp_watcher - a control file that watches events
@@ -115,143 +84,10 @@ struct pp_watcher {
 	struct fasync_struct		*fasync;
 };
 
-/* One second: a file that watches and closes in a loop patches no text. */
-DEFINE_STATIC_KEY_DEFERRED_FALSE(pp_overflow_watched, HZ);
-atomic_t pp_overflow_watch_all = ATOMIC_INIT(0);
-
 static LIST_HEAD(pp_watchers);
 static DEFINE_MUTEX(pp_watch_lock);
 /* Serialises creating a file's watcher. */
 static DEFINE_MUTEX(pp_watcher_create);
-
-static void notify_post(u32 id, u32 what, u64 time);
-
-/*
- * Take the right to post an overflow notice now, and what made it due.
- * Return: false if the pace does not allow one (or none is due).
- */
-static bool notices_overflow_take(struct pp_notices *ns)
-{
-	int old = atomic_read(&ns->overflow), new;
-
-	do {
-		if (!(old & PP_OVERFLOW_OPEN))
-			return false;
-		new = old & ~(PP_OVERFLOW_DUE | PP_OVERFLOW_OPEN);
-	} while (!atomic_try_cmpxchg(&ns->overflow, &old, new));
-	return true;
-}
-
-/* Post what @ns has pending; process context (a worker). */
-static void notices_work(struct work_struct *work)
-{
-	struct pp_notices *ns = container_of(work, struct pp_notices, work);
-	u32 what;
-
-	for (what = PERF_PERSISTENT_NOTICE_FROZE;
-	     what <= PERF_PERSISTENT_NOTICE_FIRED; what++)
-		/* Ordered: pairs with the barrier in pp_notices_queue(). */
-		if (test_and_clear_bit(what, &ns->pending))
-			notify_post(ns->id, what, READ_ONCE(ns->time[what]));
-	if (notices_overflow_take(ns)) {
-		notify_post(ns->id, PERF_PERSISTENT_NOTICE_OVERFLOW,
-			    local_clock());
-		hrtimer_start(&ns->pace, ns_to_ktime(PP_NOTICE_PACE_NS),
-			      HRTIMER_MODE_REL_HARD);
-	}
-}
-
-/* Hardirq context (also on RT): the walk is the work's. */
-static void notices_irq(struct irq_work *irq)
-{
-	queue_work(system_wq, &container_of(irq, struct pp_notices, irq)->work);
-}
-
-/* The pace is over: post what came meanwhile, or go idle.  Hardirq. */
-static enum hrtimer_restart notices_pace(struct hrtimer *timer)
-{
-	struct pp_notices *ns = container_of(timer, struct pp_notices, pace);
-	int old = atomic_read(&ns->overflow), new;
-
-	do {
-		new = old & PP_OVERFLOW_DUE ? old | PP_OVERFLOW_OPEN : 0;
-	} while (!atomic_try_cmpxchg(&ns->overflow, &old, new));
-	if (new)
-		irq_work_queue(&ns->irq);
-	return HRTIMER_NORESTART;
-}
-
-/**
- * pp_notices_init - set up an event's notices
- * @ns: the notices
- * @id: the event's id (0 until it has one)
- */
-void pp_notices_init(struct pp_notices *ns, u32 id)
-{
-	ns->id = id;
-	ns->irq = IRQ_WORK_INIT_HARD(notices_irq);
-	INIT_WORK(&ns->work, notices_work);
-	pp_hrtimer_setup(&ns->pace, notices_pace, CLOCK_MONOTONIC,
-			 HRTIMER_MODE_REL_HARD);
-}
-
-/**
- * pp_notices_queue - have a notice of a freeze or a fired trigger posted
- * @ns: the event's notices
- * @what: PERF_PERSISTENT_NOTICE_FROZE or _FIRED
- * @time: when it happened
- *
- * Any context, NMI included.  Two of a kind before the work runs make one
- * notice, with the later time.
- */
-void pp_notices_queue(struct pp_notices *ns, u32 what, u64 time)
-{
-	WRITE_ONCE(ns->time[what], time);
-	/* The time before the bit: pairs with notices_work(). */
-	smp_mb__before_atomic();
-	set_bit(what, &ns->pending);
-	irq_work_queue(&ns->irq);
-}
-
-/**
- * pp_notices_overflow - the event stored its wakeup_events-th record
- * @ns: the event's notices
- *
- * Posts an overflow notice now if the last one went out at least the pace
- * ago, else when the pace is over.  Any context, NMI included: a cmpxchg
- * loop that only the notices' own transitions can make go round again,
- * and nothing at all while a notice is due already.
- */
-void pp_notices_overflow(struct pp_notices *ns)
-{
-	int old = atomic_read(&ns->overflow), new;
-
-	do {
-		if (old & PP_OVERFLOW_DUE)
-			return;
-		new = old ? old | PP_OVERFLOW_DUE :
-			    PP_OVERFLOW_DUE | PP_OVERFLOW_PACING |
-			    PP_OVERFLOW_OPEN;
-	} while (!atomic_try_cmpxchg(&ns->overflow, &old, new));
-	if (!old)
-		irq_work_queue(&ns->irq);
-}
-
-/**
- * pp_notices_sync - wait until nothing of @ns runs or is queued
- * @ns: the notices of an event that records no more
- *
- * The irq_work queues the work, the work starts the timer and the timer
- * queues the irq_work: wait until a round finds all three quiet.  Process
- * context.
- */
-void pp_notices_sync(struct pp_notices *ns)
-{
-	do {
-		irq_work_sync(&ns->irq);
-		flush_work(&ns->work);
-	} while (hrtimer_cancel(&ns->pace) || irq_work_is_pending(&ns->irq));
-}
 
 /* The file's watcher, made on first use; process context. */
 static struct pp_watcher *watcher_get(struct file *file)
@@ -432,6 +268,12 @@ static void notify_post(u32 id, u32 what, u64 time)
 		cond_resched();
 	}
 	mutex_unlock(&pp_watch_lock);
+}
+
+/* Module init, before any event exists: the notices come here. */
+void pp_notify_init(void)
+{
+	pp_notices_set_post(notify_post);
 }
 
 /* Notices queued or lost: readable.  Takes w->lock. */
