@@ -10,7 +10,8 @@
  * of an event read-only.  A file that watches events (notify.c) is read
  * and polled for notices of incidents.
  *
- * All of it runs in process context; the event layer does the locking.
+ * All of it runs in process context; the operations (ops.c) do the
+ * locking.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -36,6 +37,7 @@
 #include "event.h"
 #include "filter.h"
 #include "notify.h"
+#include "ops.h"
 
 /*
  * Copy a struct that starts with its u32 size: sizes below @ver0 are
@@ -106,13 +108,13 @@ static long pp_ioc_create(struct file *file, void __user *argp)
 	spec.target = c.target;
 	spec.cgroup_path = c.cgroup_path;
 
-	ret = pp_event_create(&spec, &id);
+	ret = pp_ops_create(&spec, &id);
 	if (ret)
 		return ret;
 	if (put_user(id, (u32 __user *)(argp +
 			offsetof(struct perf_persistent_create, id)))) {
 		/* The caller cannot learn the id: undo rather than leak. */
-		pp_event_destroy(id, file);
+		pp_ops_destroy(id, file);
 		return -EFAULT;
 	}
 	return 0;
@@ -179,10 +181,10 @@ static long pp_ioc_trigger(void __user *argp)
 			t.filter || t.nr_filter || t.filter_text))
 		return -EINVAL;
 	if (t.flags & PERF_PERSISTENT_TRIGGER_REMOVE)
-		return pp_event_set_trigger(t.source, NULL, 0, 0, 0, NULL);
+		return pp_ops_set_trigger(t.source, NULL, 0, 0, 0, NULL);
 	if (t.flags)
-		return pp_event_thaw(t.source,
-				     t.flags & PERF_PERSISTENT_TRIGGER_REARM);
+		return pp_ops_thaw(t.source,
+				   t.flags & PERF_PERSISTENT_TRIGGER_REARM);
 	if (!t.nr_targets || t.nr_targets > PERF_PERSISTENT_TRIGGER_MAX)
 		return -EINVAL;
 	ids = memdup_array_user(u64_to_user_ptr(t.targets), t.nr_targets,
@@ -195,8 +197,8 @@ static long pp_ioc_trigger(void __user *argp)
 		return PTR_ERR(filter);
 	}
 	/* The trigger owns the filter from here on. */
-	ret = pp_event_set_trigger(t.source, ids, t.nr_targets, t.count,
-				   t.after, filter);
+	ret = pp_ops_set_trigger(t.source, ids, t.nr_targets, t.count,
+				 t.after, filter);
 	kfree(ids);
 	return ret;
 }
@@ -228,7 +230,7 @@ static long pp_ioc_info(struct file *file, void __user *argp)
 		goto out;
 	}
 
-	ret = pp_event_info(in.id, in.name, file, info, stats, nr);
+	ret = pp_ops_info(in.id, in.name, file, info, stats, nr);
 	if (ret)
 		goto out;
 
@@ -280,7 +282,7 @@ static long pp_ioc_list(void __user *argp)
 	ids = kcalloc(max_t(u32, l.nr, 1), sizeof(*ids), GFP_KERNEL);
 	if (!ids)
 		return -ENOMEM;
-	n = pp_event_list(l.start, ids, l.nr, &l.total);
+	n = pp_ops_list(l.start, ids, l.nr, &l.total);
 	ret = -EFAULT;
 	if (n && copy_to_user(u64_to_user_ptr(l.ids), ids, n * sizeof(*ids)))
 		goto out;
@@ -375,15 +377,15 @@ static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 			return -EINVAL;
 		return pp_ioc_watch(file, id, true);
 	case PERF_PERSISTENT_IOC_DESTROY:
-		return pp_event_destroy(id, file);
+		return pp_ops_destroy(id, file);
 	case PERF_PERSISTENT_IOC_DETACH:
-		return pp_event_detach(id, file);
+		return pp_ops_detach(id, file);
 	case PERF_PERSISTENT_IOC_ATTACH:
-		return pp_event_attach(id, file);
+		return pp_ops_attach(id, file);
 	case PERF_PERSISTENT_IOC_PAUSE:
-		return pp_event_pause(id, true);
+		return pp_ops_pause(id, true);
 	case PERF_PERSISTENT_IOC_RESUME:
-		return pp_event_pause(id, false);
+		return pp_ops_pause(id, false);
 	case PERF_PERSISTENT_IOC_INFO:
 		return pp_ioc_info(file, argp);
 	case PERF_PERSISTENT_IOC_LIST:
@@ -484,7 +486,7 @@ static int pp_open(struct inode *inode, struct file *file)
 
 static int pp_release(struct inode *inode, struct file *file)
 {
-	pp_events_release_file(file);
+	pp_ops_release_file(file);
 	pp_notify_release(file);
 	return 0;
 }

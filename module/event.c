@@ -9,6 +9,14 @@
  * A scope (scope.h) narrows whose activity it records: a process tree
  * (task counters instead of CPU counters) or a cgroup (a filter).
  *
+ * This file is the event itself: the object and its allocation, its
+ * counters and buffers, CPU hotplug, the glue of the record path, stop
+ * and free.  The commands that create, destroy and change events are
+ * ops.c's, which calls down into this file and tells sysfs, the crash
+ * dump and the PMU what they need; this file calls none of those.  What
+ * an event has to tell the files that watch it goes through its notices
+ * (notices.h), which hand it up without this file knowing who listens.
+ *
  * CPU hotplug.  Creating or releasing a counter may take cpus_read_lock()
  * (static keys of software events and tracepoints), which deadlocks inside a
  * hotplug callback.  So the callbacks only record that the CPU came or went
@@ -36,55 +44,43 @@
  *   pp_registry.lock -> kernfs active references (sysfs removal waits for
  *   running show() calls; no show() takes pp_registry.lock or sync_lock)
  *
- * Lifetime: destroy unlists the event and removes its sysfs files under the
- * registry lock, then (unlocked) removes the hotplug instance, waits for the
- * sync work, releases the counters, waits for handlers still running (an
- * RCU grace period covers NMI and preempt-disabled sections: one for all
- * the events a closing file or the unload destroys) and drops the owner
+ * Lifetime.  Once ops.c has unlisted an event and removed its sysfs files
+ * under the registry lock, pp_event_stop_put() (unlocked) removes the
+ * hotplug instance, waits for the sync work, releases the counters, waits
+ * for handlers still running (an RCU grace period covers NMI and
+ * preempt-disabled sections; pp_events_stop_put() waits one for all the
+ * events a closing file or the unload destroys) and drops the owner
  * reference.  The buffers are freed with the last reference.
  *
  * Triggers (trigger.h).  An event's trigger is published with RCU under
- * the registry lock and read by its overflow handler; it holds a reference
- * to each target, and is freed after the grace period that follows its
- * source's halt, before the owner references go (a trigger may hold the
- * last reference of another event).  The handler freezes targets with
- * atomics only; THAW and REARM thaw under the registry lock.
+ * the registry lock (ops.c) and read by its overflow handler; it holds a
+ * reference to each target, and is freed after the grace period that
+ * follows its source's halt, before the owner references go (a trigger
+ * may hold the last reference of another event).  The handler freezes
+ * targets with atomics only; THAW and REARM thaw under the registry lock.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/err.h>
 #include <linux/log2.h>
-#include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/trace_events.h>
 #include <linux/workqueue.h>
 
 #include "buffer.h"
 #include "direct.h"
-#include "perf_persistent/dump.h"
 #include "event.h"
 #include "filter.h"
 #include "notices.h"
-#include "pmu.h"
 #include "reader.h"
 #include "scope.h"
-#include "sysfs.h"
 
-/* Per-CPU buffer size used when a creator asks for 0 (module parameter). */
-unsigned long pp_default_buffer_size = 64 * 1024;
-
-static struct pp_registry pp_registry;
-
-/* For the callers outside this file that must hold pp_registry.lock. */
-void pp_event_assert_registry_held(void)
-{
-	lockdep_assert_held(&pp_registry.lock);
-}
+struct pp_registry pp_registry;
 
 static enum cpuhp_state pp_cpuhp_state;
 
@@ -434,7 +430,11 @@ static void pp_event_froze_notify(struct irq_work *work)
 			 READ_ONCE(ev->freeze.time));
 }
 
-static void pp_event_free(struct pp_event *ev)
+/*
+ * Free an event nothing records into or reads any more: the release of
+ * its last reference, or a creation that failed (ops.c).  Process context.
+ */
+void pp_event_free(struct pp_event *ev)
 {
 	unsigned int cpu;
 
@@ -484,7 +484,7 @@ static void pp_event_halt(struct pp_event *ev)
  * grace period covers; probes on a tracepoint also under its SRCU.
  * Process context.
  */
-static void pp_events_wait_writers(bool direct)
+void pp_events_wait_writers(bool direct)
 {
 	if (direct)
 		pp_direct_sync();
@@ -496,7 +496,7 @@ static void pp_events_wait_writers(bool direct)
  * Free a trigger no handler can reach any more, and drop its references
  * to its targets.  Process context.
  */
-static void pp_trigger_free(struct pp_trigger *trig)
+void pp_event_trigger_free(struct pp_trigger *trig)
 {
 	unsigned int i;
 
@@ -514,11 +514,15 @@ static void pp_trigger_free(struct pp_trigger *trig)
  */
 static void pp_event_drop_trigger(struct pp_event *ev)
 {
-	pp_trigger_free(rcu_replace_pointer(ev->trigger, NULL, true));
+	pp_event_trigger_free(rcu_replace_pointer(ev->trigger, NULL, true));
 }
 
-/* Halt the event and wait for its handlers still running. */
-static void pp_event_stop(struct pp_event *ev)
+/*
+ * Halt the event and wait for its handlers still running, then drop its
+ * trigger.  Process context; ops.c calls it with the registry lock held
+ * when a creation fails after the counters started.
+ */
+void pp_event_stop(struct pp_event *ev)
 {
 	pp_event_halt(ev);
 	pp_events_wait_writers(ev->direct);
@@ -529,7 +533,7 @@ static void pp_event_stop(struct pp_event *ev)
  * Stop an unlisted event and drop its owner reference.  Process context,
  * registry lock not held.
  */
-static void pp_event_stop_put(struct pp_event *ev)
+void pp_event_stop_put(struct pp_event *ev)
 {
 	pp_event_stop(ev);
 	pp_entry_put(&ev->entry);
@@ -552,16 +556,23 @@ static int pp_event_task_start(struct pp_event *ev)
 }
 
 /*
- * Start following CPU hotplug, then start the counters; creation only.
- * Allocates the buffers and creates the counters: never under the registry
- * lock, which LIST, INFO and DESTROY take meanwhile.
+ * Start following CPU hotplug, then start the counters; creation only,
+ * once the event has its id (ops.c reserved it).  Allocates the buffers
+ * and creates the counters: never under the registry lock, which LIST,
+ * INFO and DESTROY take meanwhile.  On failure the event is stopped.
  */
-static int pp_event_start(struct pp_event *ev)
+int pp_event_start(struct pp_event *ev)
 {
 	unsigned int cpu;
 	int ret;
 
 	lockdep_assert_not_held(&pp_registry.lock);
+	/* The records and the notices carry the id. */
+	ev->notices.id = ev->entry.id;
+	pp_record_fmt_init(&ev->fmt, ev->attr.sample_type, ev->entry.id);
+	if (ev->attr.comm)
+		pp_record_fmt_want_comm(&ev->fmt);
+
 	ret = cpuhp_state_add_instance_nocalls(pp_cpuhp_state, &ev->node);
 	if (ret)
 		return ret;
@@ -595,9 +606,12 @@ static int pp_event_start(struct pp_event *ev)
  * What the source attr must be.  perf_event_create_kernel_counter() skips
  * the checks perf_event_open() makes of a user's attr (perf_copy_attr()
  * and the syscall itself), so the ones that apply are made here.  Not the
- * sample_freq limit: its sysctl is not exported to modules.
+ * sample_freq limit: its sysctl is not exported to modules.  The caller
+ * (ops.c) also refuses the persistent PMU's own type.
+ *
+ * Return: 0, -EINVAL or -EOPNOTSUPP.
  */
-static int pp_attr_check(const struct perf_event_attr *attr)
+int pp_event_attr_check(const struct perf_event_attr *attr)
 {
 	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
 		return -EINVAL;
@@ -614,9 +628,6 @@ static int pp_attr_check(const struct perf_event_attr *attr)
 	 */
 	if (attr->comm && (!(attr->sample_type & PERF_SAMPLE_TID) ||
 			   !attr->sample_id_all))
-		return -EINVAL;
-	/* A persistent event reading a persistent event's readers: no. */
-	if (attr->type == pp_pmu_type())
 		return -EINVAL;
 	return 0;
 }
@@ -653,7 +664,7 @@ void pp_event_probe_attr(const struct pp_event *ev,
  * -EOPNOTSUPP (a PMU that reads the creator's memory), or -EINVAL (a
  * source whose inherited copies would fail the forking task's checks).
  */
-static struct perf_event *pp_event_probe_counter(struct pp_event *ev)
+struct perf_event *pp_event_probe_counter(struct pp_event *ev)
 {
 	struct perf_event_attr attr;
 	struct perf_event *counter;
@@ -686,121 +697,30 @@ static struct perf_event *pp_event_probe_counter(struct pp_event *ev)
 	return counter;
 }
 
-/*
- * Probe the source (pp_event_probe_counter()), and of a tracepoint take
- * what perf found: its name, its tracefs format text (crash dumps, sysfs)
- * and whether the direct path has an encoder for it.  Only a tracepoint
- * or a PMU of a dynamic type (kprobe, uprobe, a hybrid CPU's) needs it:
- * the fixed types' PMUs read neither the creator's memory nor, for what
- * pp_scope_attr_check() lets through, its privileges.  Process context.
- *
- * Return: 0 or the errno the probe failed with.
- */
-static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
-{
-	struct trace_event_call *call;
-	struct perf_event *counter;
-	const char *name;
-
-	if (ev->attr.type != PERF_TYPE_TRACEPOINT &&
-	    ev->attr.type < PERF_TYPE_MAX)
-		return 0;
-	counter = pp_event_probe_counter(ev);
-	if (IS_ERR(counter))
-		return PTR_ERR(counter);
-	if (!IS_ENABLED(CONFIG_EVENT_TRACING) ||
-	    ev->attr.type != PERF_TYPE_TRACEPOINT) {
-		perf_event_release_kernel(counter);
-		return 0;
-	}
-
-	call = counter->tp_event;
-	name = trace_event_name(call);
-	ev->format = pp_dump_format(call);
-	snprintf(ev->tp_name, sizeof(ev->tp_name), "%s:%s",
-		 call->class->system, name);
-	/* The direct path's probe sees every task: not for a task scope. */
-	if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
-		perf_path = true;
-	if (!perf_path && pp_direct_attr_ok(&ev->attr))
-		ev->direct = pp_direct_find(call->class->system, name);
-	if (ev->direct) {
-		char why[160];
-
-		/* Built against other headers than the running kernel's? */
-		if (pp_direct_layout_check(ev->direct, call->class->fields_array,
-					   why, sizeof(why))) {
-			pr_warn_once("%s: perf's path, the encoder differs from the kernel: %s\n",
-				     ev->tp_name, why);
-			ev->direct = NULL;
-		}
-	}
-	perf_event_release_kernel(counter);
-	return 0;
-}
-
 /**
- * pp_events_walk_crash_dump - call @fn for each listed event flagged
- *	for crash dumps
- * @fn: called with the event
- *
- * Any context, the crashing CPU included: no lock, only the registry's RCU
- * read side (the other CPUs are stopped or go on; an event found is not
- * freed before the grace period ends).
- */
-void pp_events_walk_crash_dump(pp_event_fn fn)
-{
-	struct pp_entry *entry;
-	unsigned long id;
-
-	rcu_read_lock();
-	xa_for_each(&pp_registry.entries, id, entry) {
-		struct pp_event *ev = container_of(entry, struct pp_event, entry);
-
-		if (READ_ONCE(entry->listed) && ev->crash_dump)
-			fn(ev);
-	}
-	rcu_read_unlock();
-}
-
-/**
- * pp_event_create - create a persistent event and start it on every CPU
+ * pp_event_alloc - a new event, not started and without an id
  * @spec: what to create
- * @id: out: its id
+ * @size: its per-CPU buffer size, checked (pp_buffer_size_check())
  *
- * Process context; the caller has checked the privilege.  The registry
- * lock is held to reserve the id and name and to publish, not while the
- * buffers are allocated and the counters created: listing, INFO and
- * DESTROY go on meanwhile.  The buffers are charged to the caller's memory
- * cgroup.
+ * Its scope is resolved and checked against the attr, which the caller
+ * has checked (pp_event_attr_check()).  Process context.
  *
- * Return: 0; -EINVAL (bad name, bad buffer size, bad attr), -E2BIG (buffer
- * too large), -EOPNOTSUPP (sample fields), -EEXIST (name taken), -ENOSPC
- * (ids exhausted, or the buffers would pass memory_limit_mb), -ENOMEM (no
- * memory, or the memory cgroup's limit), or the errno the kernel refused
- * the source's counter with.  Nothing is left behind on failure.
+ * Return: the event, to be freed with pp_event_free(); ERR_PTR() of
+ * -EINVAL (a name too long), -ENOMEM, or the scope's errno.
  */
-int pp_event_create(const struct pp_event_spec *spec, u32 *id)
+struct pp_event *pp_event_alloc(const struct pp_event_spec *spec, u64 size)
 {
-	u64 size = spec->buffer_size ?: pp_default_buffer_size;
 	struct pp_event *ev;
 	unsigned int cpu;
 	int ret;
 
-	ret = pp_buffer_size_check(size);
-	if (ret)
-		return ret;
-	ret = pp_attr_check(&spec->attr);
-	if (ret)
-		return ret;
-
 	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 	if (!ev)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	ev->cpus = alloc_percpu(struct pp_cpu);
 	if (!ev->cpus) {
 		kfree(ev);
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	}
 	for_each_possible_cpu(cpu) {
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
@@ -830,43 +750,35 @@ int pp_event_create(const struct pp_event_spec *spec, u32 *id)
 		ret = pp_scope_attr_check(&ev->scope, &ev->attr);
 	if (ret)
 		goto err_free;
+	return ev;
 
-	/* The id and the name first; buffers and counters without the lock. */
-	mutex_lock(&pp_registry.lock);
-	ret = pp_registry_reserve(&pp_registry, &ev->entry, spec->owner_file);
-	mutex_unlock(&pp_registry.lock);
-	if (ret)
-		goto err_free;
-	ev->notices.id = ev->entry.id;
-	pp_record_fmt_init(&ev->fmt, ev->attr.sample_type, ev->entry.id);
-	if (ev->attr.comm)
-		pp_record_fmt_want_comm(&ev->fmt);
-
-	ret = pp_event_probe_source(ev, spec->perf_path);
-	if (!ret)
-		ret = pp_event_start(ev);
-	mutex_lock(&pp_registry.lock);
-	if (ret)
-		goto err_cancel;
-
-	ret = pp_sysfs_event_add(ev);
-	if (ret)
-		goto err_remove;
-
-	pp_registry_publish(&pp_registry, &ev->entry);
-	*id = ev->entry.id;
-	mutex_unlock(&pp_registry.lock);
-	pr_debug("%s: created as id %u\n", ev->entry.name, ev->entry.id);
-	return 0;
-
-err_remove:
-	pp_event_stop(ev);
-err_cancel:
-	pp_registry_cancel(&pp_registry, &ev->entry);
-	mutex_unlock(&pp_registry.lock);
 err_free:
 	pp_event_free(ev);
-	return ret;
+	return ERR_PTR(ret);
+}
+
+/**
+ * pp_events_walk_crash_dump - call @fn for each listed event flagged
+ *	for crash dumps
+ * @fn: called with the event
+ *
+ * Any context, the crashing CPU included: no lock, only the registry's RCU
+ * read side (the other CPUs are stopped or go on; an event found is not
+ * freed before the grace period ends).
+ */
+void pp_events_walk_crash_dump(pp_event_fn fn)
+{
+	struct pp_entry *entry;
+	unsigned long id;
+
+	rcu_read_lock();
+	xa_for_each(&pp_registry.entries, id, entry) {
+		struct pp_event *ev = container_of(entry, struct pp_event, entry);
+
+		if (READ_ONCE(entry->listed) && ev->crash_dump)
+			fn(ev);
+	}
+	rcu_read_unlock();
 }
 
 /**
@@ -890,136 +802,12 @@ void pp_event_put(struct pp_event *ev)
 	pp_entry_put(&ev->entry);
 }
 
-/* Look up a listed event by id; registry locked. */
-static struct pp_event *find_event(u32 id, const char *name)
-{
-	struct pp_entry *entry = pp_registry_find(&pp_registry, id, name);
-
-	return entry ? container_of(entry, struct pp_event, entry) : NULL;
-}
-
-/**
- * pp_event_id - the id of the event named @name
- * @name: its name
- * @id: out
- *
- * Process context.
- *
- * Return: 0, -ENOENT (no such event).
- */
-int pp_event_id(const char *name, u32 *id)
-{
-	struct pp_event *ev;
-
-	mutex_lock(&pp_registry.lock);
-	ev = find_event(0, name);
-	if (ev)
-		*id = ev->entry.id;
-	mutex_unlock(&pp_registry.lock);
-	return ev ? 0 : -ENOENT;
-}
-
-/**
- * pp_event_destroy - destroy a persistent event
- * @id: its id
- * @file: the asking file
- *
- * The event leaves every listing at once; it is freed when its last
- * reader is gone.  Process context.
- *
- * Return: 0, -ENOENT (no such event), -EBUSY (another file owns it).
- */
-int pp_event_destroy(u32 id, const void *file)
-{
-	struct pp_event *ev;
-	int ret = -ENOENT;
-
-	mutex_lock(&pp_registry.lock);
-	ev = id ? find_event(id, NULL) : NULL;
-	if (ev) {
-		ret = pp_entry_unlist(&pp_registry, &ev->entry, file);
-		if (!ret)
-			pp_sysfs_event_del(ev);
-	}
-	mutex_unlock(&pp_registry.lock);
-	if (!ret)
-		pp_event_stop_put(ev);
-	return ret;
-}
-
-/* Apply an ownership change of registry.h to the event @id. */
-static int change_owner(u32 id, const void *file,
-			int (*change)(struct pp_registry *, struct pp_entry *,
-				      const void *))
-{
-	struct pp_event *ev;
-	int ret = -ENOENT;
-
-	mutex_lock(&pp_registry.lock);
-	ev = id ? find_event(id, NULL) : NULL;
-	if (ev)
-		ret = change(&pp_registry, &ev->entry, file);
-	mutex_unlock(&pp_registry.lock);
-	return ret;
-}
-
-/* Detach (make persistent) the event @file owns.  Process context. */
-int pp_event_detach(u32 id, const void *file)
-{
-	return change_owner(id, file, pp_entry_detach);
-}
-
-/* Attach a persistent event to @file.  Process context. */
-int pp_event_attach(u32 id, const void *file)
-{
-	return change_owner(id, file, pp_entry_attach);
-}
-
-/**
- * pp_event_pause - stop or restart recording into an event's buffers
- * @id: its id
- * @paused: true to pause
- *
- * On return from a pause no record is being written any more, so the
- * buffers are still until the event is resumed.  Process context.
- *
- * Return: 0 or -ENOENT.
- */
-int pp_event_pause(u32 id, bool paused)
-{
-	struct pp_event *ev;
-	unsigned int cpu;
-	bool direct;
-
-	mutex_lock(&pp_registry.lock);
-	ev = id ? find_event(id, NULL) : NULL;
-	if (!ev) {
-		mutex_unlock(&pp_registry.lock);
-		return -ENOENT;
-	}
-	/* Against the sync work allocating a buffer for a new CPU. */
-	mutex_lock(&ev->sync_lock);
-	WRITE_ONCE(ev->paused, paused);
-	for_each_possible_cpu(cpu) {
-		struct pp_buffer *buf = per_cpu_ptr(ev->cpus, cpu)->buf;
-
-		if (buf)
-			pp_buffer_set_paused(buf, paused);
-	}
-	direct = ev->direct;
-	mutex_unlock(&ev->sync_lock);
-	mutex_unlock(&pp_registry.lock);
-	if (paused)
-		pp_events_wait_writers(direct);
-	return 0;
-}
-
 /*
  * pp_event_stop_put() for a list of unlisted events, with one grace period
  * for all: a file owning a thousand events is closed in a moment, not in
- * a thousand grace periods.
+ * a thousand grace periods.  Process context, registry lock not held.
  */
-static void stop_put_list(struct list_head *list)
+void pp_events_stop_put(struct list_head *list)
 {
 	struct pp_entry *entry, *tmp;
 	bool direct = false;
@@ -1040,20 +828,6 @@ static void stop_put_list(struct list_head *list)
 		list_del(&entry->node);
 		pp_entry_put(entry);
 	}
-}
-
-/* The control file @file is being released: destroy what it owns. */
-void pp_events_release_file(const void *file)
-{
-	struct pp_entry *entry;
-	LIST_HEAD(owned);
-
-	mutex_lock(&pp_registry.lock);
-	pp_registry_take_file(&pp_registry, file, &owned);
-	list_for_each_entry(entry, &owned, node)
-		pp_sysfs_event_del(container_of(entry, struct pp_event, entry));
-	mutex_unlock(&pp_registry.lock);
-	stop_put_list(&owned);
 }
 
 /* PERF_PERSISTENT_STATE_* of @ev as seen from @file (NULL: nobody). */
@@ -1082,108 +856,86 @@ u32 pp_event_state(const struct pp_event *ev, const void *file)
 }
 
 /**
- * pp_event_thaw - thaw an event, or re-arm its trigger
- * @id: the event's id
- * @rearm: false: the event stores records again; true: its trigger is
- *	armed again (its count starts anew) and every target it froze thaws
+ * pp_event_set_paused - stop or restart recording into @ev's buffers
+ * @ev: a listed event
+ * @paused: true to pause
  *
- * Pausing is apart: a reader that pauses and resumes a frozen event to
- * read it does not thaw it.  Process context.
- *
- * Return: 0; -ENOENT (no such event, or @rearm and it has no trigger).
+ * Records being written may still complete: after a pause the caller
+ * waits for them (pp_events_wait_writers()).  Process context, registry
+ * lock held (ops.c), which keeps @ev listed.
  */
-int pp_event_thaw(u32 id, bool rearm)
+void pp_event_set_paused(struct pp_event *ev, bool paused)
 {
-	struct pp_trigger *trig;
-	struct pp_event *ev;
-	int ret = -ENOENT;
+	unsigned int cpu;
 
-	mutex_lock(&pp_registry.lock);
-	ev = id ? find_event(id, NULL) : NULL;
-	if (ev && !rearm) {
-		pp_freeze_thaw(&ev->freeze);
-		ret = 0;
-	} else if (ev) {
-		trig = rcu_dereference_protected(ev->trigger,
-						 lockdep_is_held(&pp_registry.lock));
-		if (trig) {
-			pp_trigger_rearm(trig);
-			ret = 0;
-		}
+	lockdep_assert_held(&pp_registry.lock);
+	/* Against the sync work allocating a buffer for a new CPU. */
+	mutex_lock(&ev->sync_lock);
+	WRITE_ONCE(ev->paused, paused);
+	for_each_possible_cpu(cpu) {
+		struct pp_buffer *buf = per_cpu_ptr(ev->cpus, cpu)->buf;
+
+		if (buf)
+			pp_buffer_set_paused(buf, paused);
 	}
-	mutex_unlock(&pp_registry.lock);
-	return ret;
+	mutex_unlock(&ev->sync_lock);
 }
 
 /**
- * pp_event_set_trigger - set, replace or remove an event's trigger
- * @source: the id of the event whose records fire it
- * @targets: ids of the events it freezes
- * @nr: number of @targets; 0 removes the trigger
- * @count: fire on the @count-th record of @source after arming (0: 1)
- * @after: each target stores this many more records, then freezes
- * @filter: only @source's records that match it count, or NULL; the
- *	trigger owns it from here on, whatever the result
+ * pp_event_cpu_stats - an event's count and its per-CPU statistics
+ * @ev: the event, a reference held
+ * @stats: out: statistics of the CPUs that have a buffer, in CPU order
+ * @nr: capacity of @stats
+ * @count: out: the source's count, summed over CPUs or task counters
  *
- * The trigger keeps a reference to each target; it goes with @source
- * (pp_event_stop()).  Process context.
+ * Process context; takes sync_lock, under which counters and buffers
+ * change.
  *
- * Return: 0; -ENOENT (@source or a target does not exist), -EINVAL
- * (@filter and @source's records carry no RAW payload, or @after above
- * PP_TRIGGER_AFTER_MAX), -ENOMEM.
+ * Return: the number of CPUs that have a buffer, which may exceed @nr.
  */
-int pp_event_set_trigger(u32 source, const u32 *targets, unsigned int nr,
-			 u64 count, u64 after, struct pp_filter *filter)
+unsigned int pp_event_cpu_stats(struct pp_event *ev,
+				struct perf_persistent_cpu_stats *stats,
+				unsigned int nr, u64 *count)
 {
-	struct pp_trigger *trig = NULL, *old = NULL;
-	struct pp_event *ev, *t;
-	unsigned int i;
-	int ret = -ENOENT;
+	unsigned int cpu, n = 0;
+	u64 total = 0;
 
-	if (after > PP_TRIGGER_AFTER_MAX) {
-		kfree(filter);
-		return -EINVAL;
+	mutex_lock(&ev->sync_lock);
+	for_each_possible_cpu(cpu) {
+		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
+		struct perf_persistent_cpu_stats *cs;
+		struct pp_buffer_stats st;
+		u64 enabled, running, cpu_count;
+
+		if (!pc->buf)
+			continue;
+		cpu_count = pc->count_base + local64_read(&pc->hits);
+		if (pc->counter)
+			cpu_count += perf_event_read_value(pc->counter, &enabled,
+							   &running);
+		total += cpu_count;
+		if (n++ >= nr)
+			continue;
+		cs = &stats[n - 1];
+		pp_buffer_stats(pc->buf, &st);
+		cs->cpu = cpu;
+		/* Recording here: a counter, the probe, or the tasks'. */
+		cs->online = READ_ONCE(pc->online) &&
+			     (pc->counter || ev->tp || !pp_event_cpu_counters(ev));
+		cs->written = st.written;
+		cs->overwritten = st.overwritten;
+		cs->dropped = st.dropped;
+		cs->bytes = st.bytes;
+		cs->head = st.head;
+		cs->tail = st.tail;
+		cs->count = cpu_count;
 	}
-	if (nr) {
-		trig = kzalloc(struct_size(trig, targets, nr), GFP_KERNEL);
-		if (!trig) {
-			kfree(filter);
-			return -ENOMEM;
-		}
-		trig->count = count ?: 1;
-		trig->after = after;
-		trig->filter = filter;
-	}
-	mutex_lock(&pp_registry.lock);
-	ev = source ? find_event(source, NULL) : NULL;
-	if (!ev)
-		goto unlock;
-	if (filter && !(ev->attr.sample_type & PERF_SAMPLE_RAW)) {
-		ret = -EINVAL;
-		goto unlock;
-	}
-	for (i = 0; i < nr; i++) {
-		t = targets[i] ? find_event(targets[i], NULL) : NULL;
-		if (!t)
-			goto unlock;
-		pp_entry_get(&t->entry);
-		trig->targets[i].freeze = &t->freeze;
-		trig->targets[i].owner = t;
-		trig->nr++;
-	}
-	old = rcu_replace_pointer(ev->trigger, trig,
-				  lockdep_is_held(&pp_registry.lock));
-	trig = NULL;
-	ret = 0;
-unlock:
-	mutex_unlock(&pp_registry.lock);
-	/* The record path may still hold the old one. */
-	if (old) {
-		synchronize_rcu();
-		pp_trigger_free(old);
-	}
-	pp_trigger_free(trig);
-	return ret;
+	/* A task counter counts wherever its task runs: in total only. */
+	if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
+		total = pp_scope_task_count(&ev->scope);
+	mutex_unlock(&ev->sync_lock);
+	*count = total;
+	return n;
 }
 
 /* Statistics summed over the CPUs; any process context, no lock. */
@@ -1252,111 +1004,6 @@ unsigned long pp_event_reader_lost(struct pp_event *ev)
 	return sum_cpus(ev, cpu_lost);
 }
 
-/**
- * pp_event_info - describe one event
- * @id: its id, or 0 to find it by @name
- * @name: its name when @id is 0
- * @file: the asking file
- * @info: out
- * @stats: out: per-CPU statistics of the CPUs that have a buffer
- * @nr: capacity of @stats; info->nr_cpus says how many there are
- *
- * Process context.
- *
- * Return: 0 or -ENOENT.
- */
-int pp_event_info(u32 id, const char *name, const void *file,
-		  struct pp_event_info *info,
-		  struct perf_persistent_cpu_stats *stats, unsigned int nr)
-{
-	struct pp_event *ev;
-	unsigned int cpu, n = 0;
-
-	mutex_lock(&pp_registry.lock);
-	ev = find_event(id, name);
-	if (!ev) {
-		mutex_unlock(&pp_registry.lock);
-		return -ENOENT;
-	}
-	pp_entry_get(&ev->entry);
-	info->id = ev->entry.id;
-	strscpy(info->name, ev->entry.name, sizeof(info->name));
-	info->state = pp_event_state(ev, file);
-	info->buffer_size = ev->buffer_size;
-	info->attr = ev->attr;
-	info->scope = ev->scope.kind;
-	info->target = pp_scope_target_vnr(&ev->scope);
-	info->cgroup_id = pp_scope_cgroup_id(&ev->scope);
-	mutex_unlock(&pp_registry.lock);
-
-	/* Counters and buffers change only under sync_lock. */
-	mutex_lock(&ev->sync_lock);
-	for_each_possible_cpu(cpu) {
-		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
-		struct perf_persistent_cpu_stats *cs;
-		struct pp_buffer_stats st;
-		u64 enabled, running, count;
-
-		if (!pc->buf)
-			continue;
-		count = pc->count_base + local64_read(&pc->hits);
-		if (pc->counter)
-			count += perf_event_read_value(pc->counter, &enabled,
-						       &running);
-		info->count += count;
-		if (n++ >= nr)
-			continue;
-		cs = &stats[n - 1];
-		pp_buffer_stats(pc->buf, &st);
-		cs->cpu = cpu;
-		/* Recording here: a counter, the probe, or the tasks'. */
-		cs->online = READ_ONCE(pc->online) &&
-			     (pc->counter || ev->tp || !pp_event_cpu_counters(ev));
-		cs->written = st.written;
-		cs->overwritten = st.overwritten;
-		cs->dropped = st.dropped;
-		cs->bytes = st.bytes;
-		cs->head = st.head;
-		cs->tail = st.tail;
-		cs->count = count;
-	}
-	/* A task counter counts wherever its task runs: in total only. */
-	if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
-		info->count = pp_scope_task_count(&ev->scope);
-	mutex_unlock(&ev->sync_lock);
-	info->nr_cpus = n;
-	pp_entry_put(&ev->entry);
-	return 0;
-}
-
-/**
- * pp_event_list - ids of the listed events greater than @start
- * @start: 0 to start, else the last id of the previous call
- * @ids: out: ascending ids
- * @nr: capacity of @ids
- * @total: out: number of listed events
- *
- * Process context.
- *
- * Return: the number of ids written.
- */
-int pp_event_list(u32 start, u32 *ids, unsigned int nr, u32 *total)
-{
-	struct pp_entry *entry;
-	unsigned long index;
-	unsigned int n = 0;
-
-	mutex_lock(&pp_registry.lock);
-	xa_for_each_start(&pp_registry.entries, index, entry, (unsigned long)start + 1) {
-		if (n == nr)
-			break;
-		ids[n++] = index;
-	}
-	*total = pp_registry.count;
-	mutex_unlock(&pp_registry.lock);
-	return n;
-}
-
 /* Module init, process context. */
 int pp_events_init(void)
 {
@@ -1373,25 +1020,7 @@ int pp_events_init(void)
 	return 0;
 }
 
-/*
- * Module exit: no control file is open (each pins the module), so every
- * event left is detached.  Destroy them all.
- */
-/* Module exit, process context: destroy every event, with its sysfs files. */
-void pp_events_destroy_all(void)
-{
-	struct pp_entry *entry;
-	LIST_HEAD(all);
-
-	mutex_lock(&pp_registry.lock);
-	pp_registry_take_all(&pp_registry, &all);
-	list_for_each_entry(entry, &all, node)
-		pp_sysfs_event_del(container_of(entry, struct pp_event, entry));
-	mutex_unlock(&pp_registry.lock);
-	stop_put_list(&all);
-}
-
-/* Module exit, after pp_events_destroy_all() and the PMU's unregistration. */
+/* Module exit, after pp_ops_destroy_all() and the PMU's unregistration. */
 void pp_events_exit(void)
 {
 	cpuhp_remove_multi_state(pp_cpuhp_state);

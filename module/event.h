@@ -31,10 +31,9 @@
 #include "sysfs.h"
 #include "trigger.h"
 
-struct kobject;
+struct list_head;
 struct pp_direct_desc;
 struct pp_event;
-struct pp_filter;
 struct tracepoint;
 
 /**
@@ -153,64 +152,44 @@ struct pp_event_spec {
 	u64			cgroup_path;
 };
 
-/**
- * struct pp_event_info - what INFO reports besides per-CPU statistics
- * @id: the event's id
- * @name: its name
- * @state: PERF_PERSISTENT_STATE_* as seen from the asking file
- * @nr_cpus: CPUs that have a buffer
- * @buffer_size: per-CPU buffer size in bytes
- * @attr: the source attr
- * @scope: PERF_PERSISTENT_SCOPE_*
- * @target: the target process's pid in the caller's pid namespace, or 0
- * @cgroup_id: the target cgroup's id, or 0
- * @count: the source's count, summed over CPUs or task counters
+/*
+ * The registry of persistent events (registry.h).  ops.c makes every
+ * change to it under its lock; pp_event_get() and the crash dump's walk
+ * look events up without the lock.
  */
-struct pp_event_info {
-	u32			id;
-	char			name[PERF_PERSISTENT_NAME_MAX];
-	u32			state;
-	u32			nr_cpus;
-	u64			buffer_size;
-	struct perf_event_attr	attr;
-	u32			scope;
-	s32			target;
-	u64			cgroup_id;
-	u64			count;
-};
-
-extern unsigned long pp_default_buffer_size;
+extern struct pp_registry pp_registry;
 
 int pp_events_init(void);
-void pp_events_destroy_all(void);
 void pp_events_exit(void);
 
-/* Lockdep: the registry lock is held (sysfs.c's callers hold it). */
-void pp_event_assert_registry_held(void);
-int pp_event_create(const struct pp_event_spec *spec, u32 *id);
-int pp_event_id(const char *name, u32 *id);
-int pp_event_destroy(u32 id, const void *file);
-int pp_event_detach(u32 id, const void *file);
-int pp_event_attach(u32 id, const void *file);
-int pp_event_pause(u32 id, bool paused);
-int pp_event_set_trigger(u32 source, const u32 *targets, unsigned int nr,
-			 u64 count, u64 after, struct pp_filter *filter);
-int pp_event_thaw(u32 id, bool rearm);
-void pp_events_release_file(const void *file);
-typedef void (*pp_event_fn)(struct pp_event *ev);
-void pp_events_walk_crash_dump(pp_event_fn fn);
-int pp_event_info(u32 id, const char *name, const void *file,
-		  struct pp_event_info *info,
-		  struct perf_persistent_cpu_stats *stats, unsigned int nr);
-int pp_event_list(u32 start, u32 *ids, unsigned int nr, u32 *total);
-
-struct pp_event *pp_event_get(u32 id);
-void pp_event_put(struct pp_event *ev);
-u32 pp_event_state(const struct pp_event *ev, const void *file);
+int pp_buffer_size_check(u64 size);
+int pp_event_attr_check(const struct perf_event_attr *attr);
+struct pp_event *pp_event_alloc(const struct pp_event_spec *spec, u64 size);
+struct perf_event *pp_event_probe_counter(struct pp_event *ev);
 void pp_event_probe_attr(const struct pp_event *ev,
 			 struct perf_event_attr *attr);
+int pp_event_start(struct pp_event *ev);
+void pp_event_set_paused(struct pp_event *ev, bool paused);
+void pp_events_wait_writers(bool direct);
+void pp_event_trigger_free(struct pp_trigger *trig);
+void pp_event_stop(struct pp_event *ev);
+void pp_event_stop_put(struct pp_event *ev);
+void pp_events_stop_put(struct list_head *list);
+void pp_event_free(struct pp_event *ev);
+
+typedef void (*pp_event_fn)(struct pp_event *ev);
+void pp_events_walk_crash_dump(pp_event_fn fn);
+struct pp_event *pp_event_get(u32 id);
+void pp_event_put(struct pp_event *ev);
+
+u32 pp_event_state(const struct pp_event *ev, const void *file);
+unsigned int pp_event_cpu_stats(struct pp_event *ev,
+				struct perf_persistent_cpu_stats *stats,
+				unsigned int nr, u64 *count);
 void pp_event_sum_stats(struct pp_event *ev, struct pp_buffer_stats *sum);
 unsigned int pp_event_nr_readers(struct pp_event *ev);
+unsigned long pp_event_backlog(struct pp_event *ev);
+unsigned long pp_event_reader_lost(struct pp_event *ev);
 
 /*
  * @pc's buffer, NULL until its CPU was first online; set up whenever it
@@ -252,9 +231,5 @@ static __always_inline void pp_event_after_store(struct pp_event *ev,
 	    pp_notices_watched(&ev->notices))
 		pp_event_overflow_notice(ev, pc);
 }
-
-unsigned long pp_event_backlog(struct pp_event *ev);
-unsigned long pp_event_reader_lost(struct pp_event *ev);
-int pp_buffer_size_check(u64 size);
 
 #endif /* _PERF_PERSISTENT_EVENT_H */

@@ -36,6 +36,7 @@
 #include "perf_persistent/dump.h"
 #include "event.h"
 #include "notify.h"
+#include "ops.h"
 #include "pmu.h"
 #include "reader.h"
 #include "sysfs.h"
@@ -115,14 +116,14 @@ static int create_load_event(char *entry)
 		pr_err("events: no tracepoint %s:%s (%d); skipped\n", system, name, ret);
 		return ret;
 	}
-	/* COMM records carry the sample_id fields (pp_event_create()). */
+	/* COMM records carry the sample_id fields (pp_event_attr_check()). */
 	if (comm) {
 		spec.attr.comm = 1;
 		spec.attr.sample_id_all = 1;
 	}
 	spec.name = name;
 	spec.crash_dump = true;
-	ret = pp_event_create(&spec, &id);
+	ret = pp_ops_create(&spec, &id);
 	if (ret) {
 		pr_err("events: %s:%s: cannot create: %d; skipped\n", system, name, ret);
 		return ret;
@@ -162,7 +163,7 @@ static int load_trigger_targets(char *list, u32 source, u32 *ids)
 	int n = 0, i, ret;
 
 	if (!strcmp(list, "*")) {
-		ret = pp_event_list(0, ids, PERF_PERSISTENT_TRIGGER_MAX, &total);
+		ret = pp_ops_list(0, ids, PERF_PERSISTENT_TRIGGER_MAX, &total);
 		if (ret < 0)
 			return ret;
 		for (i = 0; i < ret; i++)
@@ -173,7 +174,7 @@ static int load_trigger_targets(char *list, u32 source, u32 *ids)
 	while ((name = strsep(&list, "+"))) {
 		if (n == PERF_PERSISTENT_TRIGGER_MAX)
 			return -E2BIG;
-		ret = pp_event_id(name, &ids[n++]);
+		ret = pp_ops_id(name, &ids[n++]);
 		if (ret) {
 			pr_err("triggers: no event '%s'; skipped\n", name);
 			return ret;
@@ -212,7 +213,7 @@ static int set_load_trigger(char *entry)
 			return ret;
 		}
 	}
-	ret = pp_event_id(src, &source);
+	ret = pp_ops_id(src, &source);
 	if (ret) {
 		pr_err("triggers: no event '%s'; skipped\n", src);
 		return ret;
@@ -226,7 +227,7 @@ static int set_load_trigger(char *entry)
 		pr_err("triggers: %s: no event to freeze; skipped\n", src);
 		ret = -ENOENT;
 	} else if (nr > 0) {
-		ret = pp_event_set_trigger(source, ids, nr, count, after, NULL);
+		ret = pp_ops_set_trigger(source, ids, nr, count, after, NULL);
 		if (ret)
 			pr_err("triggers: %s: cannot set: %d; skipped\n", src, ret);
 		else
@@ -315,7 +316,7 @@ static void __exit pp_exit(void)
 	pp_dump_exit();
 	pp_control_exit();
 	pp_notify_exit();
-	pp_events_destroy_all();
+	pp_ops_destroy_all();
 	pp_sysfs_instances_exit();
 	pp_pmu_unregister();
 	pp_sysfs_exit();

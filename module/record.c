@@ -131,7 +131,8 @@ void pp_record_fmt_init(struct pp_record_fmt *fmt, u64 sample_type, u64 id)
  * pp_record_fmt_want_comm - give the event's records COMM records
  * @fmt: set up by pp_record_fmt_init(); its sample_type has TID
  *
- * The event's attr has comm and sample_id_all (pp_event_create() checks).
+ * The event's attr has comm and sample_id_all (pp_event_attr_check()
+ * checks).
  */
 void pp_record_fmt_want_comm(struct pp_record_fmt *fmt)
 {

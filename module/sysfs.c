@@ -26,6 +26,7 @@
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/kobject.h>
+#include <linux/lockdep.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
@@ -453,7 +454,7 @@ int pp_sysfs_event_add(struct pp_event *ev)
 	struct pp_event_kobj *ek;
 	int ret;
 
-	pp_event_assert_registry_held();
+	lockdep_assert_held(&pp_registry.lock);
 	snprintf(ev->sysfs.alias, sizeof(ev->sysfs.alias), "id=%u,period=1", ev->entry.id);
 	sysfs_attr_init(&da->attr);
 	da->attr.name = ev->entry.name;
@@ -502,7 +503,7 @@ void pp_sysfs_event_del(struct pp_event *ev)
 {
 	struct attribute *attr = &ev->sysfs.alias_attr.attr.attr;
 
-	pp_event_assert_registry_held();
+	lockdep_assert_held(&pp_registry.lock);
 	kobject_del(ev->sysfs.kobj);
 	kobject_put(ev->sysfs.kobj);
 	ev->sysfs.kobj = NULL;

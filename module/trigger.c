@@ -78,7 +78,7 @@ void pp_freeze_stored(struct pp_freeze *f, u64 now)
  * @f: the target
  *
  * Process context.  The caller holds the registry lock, so that no other
- * thaw runs (pp_event_thaw() takes it around the call).
+ * thaw runs (pp_ops_thaw() takes it around the call).
  */
 void pp_freeze_thaw(struct pp_freeze *f)
 {
@@ -123,7 +123,7 @@ bool pp_trigger_fired(struct pp_trigger *t)
  * pp_trigger_rearm - arm the trigger again and thaw its targets
  * @t: the trigger
  *
- * Process context; the caller holds the registry lock (pp_event_thaw()
+ * Process context; the caller holds the registry lock (pp_ops_thaw()
  * takes it around the call).
  */
 void pp_trigger_rearm(struct pp_trigger *t)

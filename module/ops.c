@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: the operations on persistent events
+ *
+ * The commands users issue, from the control device and from the module's
+ * load-time configuration: create, destroy, attach and detach, pause and
+ * resume, thaw and re-arm, set a trigger, describe one event, list them,
+ * and destroy what a closing file or the unload leaves.  Each runs in
+ * process context and takes the registry lock (event.h) for as long as it
+ * looks at or changes the registry.
+ *
+ * This file sits between the users and the event layer.  It calls down
+ * into event.c (the event object, its counters and buffers, its stop and
+ * free), registry.c (ids, names, owners) and trigger.c, and it tells the
+ * presentation layers what they show: it alone adds and removes an
+ * event's sysfs files, has the crash dump's format text made, and asks the
+ * PMU for its type.  None of those calls back into this file, and
+ * event.c calls none of them.
+ *
+ * Lifetime.  Destroy unlists the event and removes its sysfs files under
+ * the registry lock, then (unlocked) has event.c stop it and drop the
+ * owner reference (pp_event_stop_put()).  A closing file and the unload do
+ * the same for many events at once, with one grace period for all of
+ * them (pp_events_stop_put()).
+ *
+ * The lock order is written once, at the top of event.c.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+#include <linux/xarray.h>
+
+#include "direct.h"
+#include "perf_persistent/dump.h"
+#include "event.h"
+#include "ops.h"
+#include "pmu.h"
+#include "sysfs.h"
+
+/* Per-CPU buffer size used when a creator asks for 0 (module parameter). */
+unsigned long pp_default_buffer_size = 64 * 1024;
+
+/*
+ * Probe the source (pp_event_probe_counter()), and of a tracepoint take
+ * what perf found: its name, its tracefs format text (crash dumps, sysfs)
+ * and whether the direct path has an encoder for it.  Only a tracepoint
+ * or a PMU of a dynamic type (kprobe, uprobe, a hybrid CPU's) needs it:
+ * the fixed types' PMUs read neither the creator's memory nor, for what
+ * pp_scope_attr_check() lets through, its privileges.  Process context.
+ *
+ * Return: 0 or the errno the probe failed with.
+ */
+static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
+{
+	struct trace_event_call *call;
+	struct perf_event *counter;
+	const char *name;
+
+	if (ev->attr.type != PERF_TYPE_TRACEPOINT &&
+	    ev->attr.type < PERF_TYPE_MAX)
+		return 0;
+	counter = pp_event_probe_counter(ev);
+	if (IS_ERR(counter))
+		return PTR_ERR(counter);
+	if (!IS_ENABLED(CONFIG_EVENT_TRACING) ||
+	    ev->attr.type != PERF_TYPE_TRACEPOINT) {
+		perf_event_release_kernel(counter);
+		return 0;
+	}
+
+	call = counter->tp_event;
+	name = trace_event_name(call);
+	ev->format = pp_dump_format(call);
+	snprintf(ev->tp_name, sizeof(ev->tp_name), "%s:%s",
+		 call->class->system, name);
+	/* The direct path's probe sees every task: not for a task scope. */
+	if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
+		perf_path = true;
+	if (!perf_path && pp_direct_attr_ok(&ev->attr))
+		ev->direct = pp_direct_find(call->class->system, name);
+	if (ev->direct) {
+		char why[160];
+
+		/* Built against other headers than the running kernel's? */
+		if (pp_direct_layout_check(ev->direct, call->class->fields_array,
+					   why, sizeof(why))) {
+			pr_warn_once("%s: perf's path, the encoder differs from the kernel: %s\n",
+				     ev->tp_name, why);
+			ev->direct = NULL;
+		}
+	}
+	perf_event_release_kernel(counter);
+	return 0;
+}
+
+/**
+ * pp_ops_create - create a persistent event and start it on every CPU
+ * @spec: what to create
+ * @id: out: its id
+ *
+ * Process context; the caller has checked the privilege.  The registry
+ * lock is held to reserve the id and name and to publish, not while the
+ * buffers are allocated and the counters created: listing, INFO and
+ * DESTROY go on meanwhile.  The buffers are charged to the caller's memory
+ * cgroup.
+ *
+ * Return: 0; -EINVAL (bad name, bad buffer size, bad attr), -E2BIG (buffer
+ * too large), -EOPNOTSUPP (sample fields), -EEXIST (name taken), -ENOSPC
+ * (ids exhausted, or the buffers would pass memory_limit_mb), -ENOMEM (no
+ * memory, or the memory cgroup's limit), or the errno the kernel refused
+ * the source's counter with.  Nothing is left behind on failure.
+ */
+int pp_ops_create(const struct pp_event_spec *spec, u32 *id)
+{
+	u64 size = spec->buffer_size ?: pp_default_buffer_size;
+	struct pp_event *ev;
+	int ret;
+
+	ret = pp_buffer_size_check(size);
+	if (ret)
+		return ret;
+	ret = pp_event_attr_check(&spec->attr);
+	if (ret)
+		return ret;
+	/* A persistent event reading a persistent event's readers: no. */
+	if (spec->attr.type == pp_pmu_type())
+		return -EINVAL;
+
+	ev = pp_event_alloc(spec, size);
+	if (IS_ERR(ev))
+		return PTR_ERR(ev);
+
+	/* The id and the name first; buffers and counters without the lock. */
+	mutex_lock(&pp_registry.lock);
+	ret = pp_registry_reserve(&pp_registry, &ev->entry, spec->owner_file);
+	mutex_unlock(&pp_registry.lock);
+	if (ret)
+		goto err_free;
+
+	ret = pp_event_probe_source(ev, spec->perf_path);
+	if (!ret)
+		ret = pp_event_start(ev);
+	mutex_lock(&pp_registry.lock);
+	if (ret)
+		goto err_cancel;
+
+	ret = pp_sysfs_event_add(ev);
+	if (ret)
+		goto err_remove;
+
+	pp_registry_publish(&pp_registry, &ev->entry);
+	*id = ev->entry.id;
+	mutex_unlock(&pp_registry.lock);
+	pr_debug("%s: created as id %u\n", ev->entry.name, ev->entry.id);
+	return 0;
+
+err_remove:
+	pp_event_stop(ev);
+err_cancel:
+	pp_registry_cancel(&pp_registry, &ev->entry);
+	mutex_unlock(&pp_registry.lock);
+err_free:
+	pp_event_free(ev);
+	return ret;
+}
+
+/* Look up a listed event by id, or by @name when @id is 0; registry locked. */
+static struct pp_event *find_event(u32 id, const char *name)
+{
+	struct pp_entry *entry;
+
+	lockdep_assert_held(&pp_registry.lock);
+	entry = pp_registry_find(&pp_registry, id, name);
+
+	return entry ? container_of(entry, struct pp_event, entry) : NULL;
+}
+
+/**
+ * pp_ops_id - the id of the event named @name
+ * @name: its name
+ * @id: out
+ *
+ * Process context.
+ *
+ * Return: 0, -ENOENT (no such event).
+ */
+int pp_ops_id(const char *name, u32 *id)
+{
+	struct pp_event *ev;
+
+	mutex_lock(&pp_registry.lock);
+	ev = find_event(0, name);
+	if (ev)
+		*id = ev->entry.id;
+	mutex_unlock(&pp_registry.lock);
+	return ev ? 0 : -ENOENT;
+}
+
+/**
+ * pp_ops_destroy - destroy a persistent event
+ * @id: its id
+ * @file: the asking file
+ *
+ * The event leaves every listing at once; it is freed when its last
+ * reader is gone.  Process context.
+ *
+ * Return: 0, -ENOENT (no such event), -EBUSY (another file owns it).
+ */
+int pp_ops_destroy(u32 id, const void *file)
+{
+	struct pp_event *ev;
+	int ret = -ENOENT;
+
+	mutex_lock(&pp_registry.lock);
+	ev = id ? find_event(id, NULL) : NULL;
+	if (ev) {
+		ret = pp_entry_unlist(&pp_registry, &ev->entry, file);
+		if (!ret)
+			pp_sysfs_event_del(ev);
+	}
+	mutex_unlock(&pp_registry.lock);
+	if (!ret)
+		pp_event_stop_put(ev);
+	return ret;
+}
+
+/* Apply an ownership change of registry.h to the event @id. */
+static int change_owner(u32 id, const void *file,
+			int (*change)(struct pp_registry *, struct pp_entry *,
+				      const void *))
+{
+	struct pp_event *ev;
+	int ret = -ENOENT;
+
+	mutex_lock(&pp_registry.lock);
+	ev = id ? find_event(id, NULL) : NULL;
+	if (ev)
+		ret = change(&pp_registry, &ev->entry, file);
+	mutex_unlock(&pp_registry.lock);
+	return ret;
+}
+
+/* Detach (make persistent) the event @file owns.  Process context. */
+int pp_ops_detach(u32 id, const void *file)
+{
+	return change_owner(id, file, pp_entry_detach);
+}
+
+/* Attach a persistent event to @file.  Process context. */
+int pp_ops_attach(u32 id, const void *file)
+{
+	return change_owner(id, file, pp_entry_attach);
+}
+
+/**
+ * pp_ops_pause - stop or restart recording into an event's buffers
+ * @id: its id
+ * @paused: true to pause
+ *
+ * On return from a pause no record is being written any more, so the
+ * buffers are still until the event is resumed.  Process context.
+ *
+ * Return: 0 or -ENOENT.
+ */
+int pp_ops_pause(u32 id, bool paused)
+{
+	struct pp_event *ev;
+	bool direct;
+
+	mutex_lock(&pp_registry.lock);
+	ev = id ? find_event(id, NULL) : NULL;
+	if (!ev) {
+		mutex_unlock(&pp_registry.lock);
+		return -ENOENT;
+	}
+	pp_event_set_paused(ev, paused);
+	direct = ev->direct;
+	mutex_unlock(&pp_registry.lock);
+	if (paused)
+		pp_events_wait_writers(direct);
+	return 0;
+}
+
+/* The control file @file is being released: destroy what it owns. */
+void pp_ops_release_file(const void *file)
+{
+	struct pp_entry *entry;
+	LIST_HEAD(owned);
+
+	mutex_lock(&pp_registry.lock);
+	pp_registry_take_file(&pp_registry, file, &owned);
+	list_for_each_entry(entry, &owned, node)
+		pp_sysfs_event_del(container_of(entry, struct pp_event, entry));
+	mutex_unlock(&pp_registry.lock);
+	pp_events_stop_put(&owned);
+}
+
+/**
+ * pp_ops_thaw - thaw an event, or re-arm its trigger
+ * @id: the event's id
+ * @rearm: false: the event stores records again; true: its trigger is
+ *	armed again (its count starts anew) and every target it froze thaws
+ *
+ * Pausing is apart: a reader that pauses and resumes a frozen event to
+ * read it does not thaw it.  Process context.
+ *
+ * Return: 0; -ENOENT (no such event, or @rearm and it has no trigger).
+ */
+int pp_ops_thaw(u32 id, bool rearm)
+{
+	struct pp_trigger *trig;
+	struct pp_event *ev;
+	int ret = -ENOENT;
+
+	mutex_lock(&pp_registry.lock);
+	ev = id ? find_event(id, NULL) : NULL;
+	if (ev && !rearm) {
+		pp_freeze_thaw(&ev->freeze);
+		ret = 0;
+	} else if (ev) {
+		trig = rcu_dereference_protected(ev->trigger,
+						 lockdep_is_held(&pp_registry.lock));
+		if (trig) {
+			pp_trigger_rearm(trig);
+			ret = 0;
+		}
+	}
+	mutex_unlock(&pp_registry.lock);
+	return ret;
+}
+
+/**
+ * pp_ops_set_trigger - set, replace or remove an event's trigger
+ * @source: the id of the event whose records fire it
+ * @targets: ids of the events it freezes
+ * @nr: number of @targets; 0 removes the trigger
+ * @count: fire on the @count-th record of @source after arming (0: 1)
+ * @after: each target stores this many more records, then freezes
+ * @filter: only @source's records that match it count, or NULL; the
+ *	trigger owns it from here on, whatever the result
+ *
+ * The trigger keeps a reference to each target; it goes with @source
+ * (pp_event_stop()).  Process context.
+ *
+ * Return: 0; -ENOENT (@source or a target does not exist), -EINVAL
+ * (@filter and @source's records carry no RAW payload, or @after above
+ * PP_TRIGGER_AFTER_MAX), -ENOMEM.
+ */
+int pp_ops_set_trigger(u32 source, const u32 *targets, unsigned int nr,
+		       u64 count, u64 after, struct pp_filter *filter)
+{
+	struct pp_trigger *trig = NULL, *old = NULL;
+	struct pp_event *ev, *t;
+	unsigned int i;
+	int ret = -ENOENT;
+
+	if (after > PP_TRIGGER_AFTER_MAX) {
+		kfree(filter);
+		return -EINVAL;
+	}
+	if (nr) {
+		trig = kzalloc(struct_size(trig, targets, nr), GFP_KERNEL);
+		if (!trig) {
+			kfree(filter);
+			return -ENOMEM;
+		}
+		trig->count = count ?: 1;
+		trig->after = after;
+		trig->filter = filter;
+	}
+	mutex_lock(&pp_registry.lock);
+	ev = source ? find_event(source, NULL) : NULL;
+	if (!ev)
+		goto unlock;
+	if (filter && !(ev->attr.sample_type & PERF_SAMPLE_RAW)) {
+		ret = -EINVAL;
+		goto unlock;
+	}
+	for (i = 0; i < nr; i++) {
+		t = targets[i] ? find_event(targets[i], NULL) : NULL;
+		if (!t)
+			goto unlock;
+		pp_entry_get(&t->entry);
+		trig->targets[i].freeze = &t->freeze;
+		trig->targets[i].owner = t;
+		trig->nr++;
+	}
+	old = rcu_replace_pointer(ev->trigger, trig,
+				  lockdep_is_held(&pp_registry.lock));
+	trig = NULL;
+	ret = 0;
+unlock:
+	mutex_unlock(&pp_registry.lock);
+	/* The record path may still hold the old one. */
+	if (old) {
+		synchronize_rcu();
+		pp_event_trigger_free(old);
+	}
+	pp_event_trigger_free(trig);
+	return ret;
+}
+
+/**
+ * pp_ops_info - describe one event
+ * @id: its id, or 0 to find it by @name
+ * @name: its name when @id is 0
+ * @file: the asking file
+ * @info: out
+ * @stats: out: per-CPU statistics of the CPUs that have a buffer
+ * @nr: capacity of @stats; info->nr_cpus says how many there are
+ *
+ * Process context.
+ *
+ * Return: 0 or -ENOENT.
+ */
+int pp_ops_info(u32 id, const char *name, const void *file,
+		struct pp_event_info *info,
+		struct perf_persistent_cpu_stats *stats, unsigned int nr)
+{
+	struct pp_event *ev;
+
+	mutex_lock(&pp_registry.lock);
+	ev = find_event(id, name);
+	if (!ev) {
+		mutex_unlock(&pp_registry.lock);
+		return -ENOENT;
+	}
+	pp_entry_get(&ev->entry);
+	info->id = ev->entry.id;
+	strscpy(info->name, ev->entry.name, sizeof(info->name));
+	info->state = pp_event_state(ev, file);
+	info->buffer_size = ev->buffer_size;
+	info->attr = ev->attr;
+	info->scope = ev->scope.kind;
+	info->target = pp_scope_target_vnr(&ev->scope);
+	info->cgroup_id = pp_scope_cgroup_id(&ev->scope);
+	mutex_unlock(&pp_registry.lock);
+
+	info->nr_cpus = pp_event_cpu_stats(ev, stats, nr, &info->count);
+	pp_entry_put(&ev->entry);
+	return 0;
+}
+
+/**
+ * pp_ops_list - ids of the listed events greater than @start
+ * @start: 0 to start, else the last id of the previous call
+ * @ids: out: ascending ids
+ * @nr: capacity of @ids
+ * @total: out: number of listed events
+ *
+ * Process context.
+ *
+ * Return: the number of ids written.
+ */
+int pp_ops_list(u32 start, u32 *ids, unsigned int nr, u32 *total)
+{
+	struct pp_entry *entry;
+	unsigned long index;
+	unsigned int n = 0;
+
+	mutex_lock(&pp_registry.lock);
+	xa_for_each_start(&pp_registry.entries, index, entry, (unsigned long)start + 1) {
+		if (n == nr)
+			break;
+		ids[n++] = index;
+	}
+	*total = pp_registry.count;
+	mutex_unlock(&pp_registry.lock);
+	return n;
+}
+
+/*
+ * Module exit, process context: no control file is open (each pins the
+ * module), so every event left is detached.  Destroy them all, with their
+ * sysfs files.
+ */
+void pp_ops_destroy_all(void)
+{
+	struct pp_entry *entry;
+	LIST_HEAD(all);
+
+	mutex_lock(&pp_registry.lock);
+	pp_registry_take_all(&pp_registry, &all);
+	list_for_each_entry(entry, &all, node)
+		pp_sysfs_event_del(container_of(entry, struct pp_event, entry));
+	mutex_unlock(&pp_registry.lock);
+	pp_events_stop_put(&all);
+}
