@@ -166,19 +166,37 @@ pp_inject_mce() {
 	taskset -c "${1:-0}" sh -c "echo ${3:-1} > $_pp_d/bank"
 }
 
+# pp_nap SECONDS: sleep without starting a process: a read, with a time
+# limit, from a FIFO that nobody writes.  busybox's sleep is a program, and
+# on the debug kernel a fork and an exec take longer (150 ms) than the
+# naps of a wait.
+pp_nap() {
+	[ -p /tmp/pp-nap ] || mkfifo /tmp/pp-nap 2>/dev/null
+	if [ -p /tmp/pp-nap ]; then
+		read -t "$1" _pp_nap_line <>/tmp/pp-nap
+	else
+		sleep "$1"
+	fi
+	return 0
+}
+
 # pp_wait_until [SECONDS] -- COMMAND...: wait until COMMAND succeeds; fail
 # after SECONDS (default 120: a bound for a hang, far above what the
 # slowest lab kernel takes, not a timing).  Every wait of the suites is a
-# wait for a condition through this.
+# wait for a condition through this.  COMMAND runs again after 20 ms,
+# 50 ms, then every 100 ms.
 pp_wait_until() {
 	_pp_lim=120
 	[ "$1" = -- ] || { _pp_lim=$1; shift; }
 	shift
-	_pp_i=0
+	_pp_cs=0
 	until "$@"; do
-		_pp_i=$((_pp_i + 1))
-		[ $_pp_i -gt $((_pp_lim * 10)) ] && return 1
-		sleep 0.1
+		[ $_pp_cs -gt $((_pp_lim * 100)) ] && return 1
+		case $_pp_cs in
+		0) _pp_cs=2; pp_nap 0.02 ;;
+		2) _pp_cs=7; pp_nap 0.05 ;;
+		*) _pp_cs=$((_pp_cs + 10)); pp_nap 0.1 ;;
+		esac
 	done
 }
 

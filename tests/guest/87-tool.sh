@@ -251,7 +251,8 @@ check_eq "attach --destroy-on-exit, then SIGTERM: the event is destroyed" "" \
 # changing anything still needs write access and CAP_PERFMON.
 # For the tracepoints' formats the group reads tracefs too: its gid= and
 # mode= mount options (Documentation/tool.rst).
-perf persistent create -d -n sw_live -m 64K sched:sched_switch >/dev/null
+# A small buffer, so that the guest's own switches wrap it soon.
+perf persistent create -d -n sw_live -m 8K sched:sched_switch >/dev/null
 pp_wait_stat sw_live overwritten 1
 chgrp 65534 /dev/perf_persistent
 chmod 0640 /dev/perf_persistent
