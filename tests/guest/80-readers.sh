@@ -154,11 +154,15 @@ pp-ctl destroy lossy >/dev/null
 
 # perf top runs and shows samples.  It reads keys: its stdin is a FIFO
 # held open.  It is stopped once it has shown what is checked, however long
-# its start and first refreshes take on the kernel at hand.
+# its start and first refreshes take on the kernel at hand.  Its output to
+# a file is buffered: a screen of 100 lines of 160 columns (perf takes the
+# size from LINES and COLUMNS) and a row per task fill the buffer in a
+# refresh or two, where 80 by 25 took 17 s.
 pp-ctl create switches tp=sched:sched_switch detached >/dev/null
 rm -f /tmp/top /tmp/topin
 mkfifo /tmp/topin
-perf top --stdio -d 1 -e persistent/switches/ </tmp/topin >/tmp/top 2>&1 &
+LINES=100 COLUMNS=160 perf top --stdio -d 1 -s pid,dso,sym -e persistent/switches/ \
+	</tmp/topin >/tmp/top 2>&1 &
 top_pid=$!
 exec 3>/tmp/topin
 check "perf top shows samples of persistent/switches/" \
