@@ -145,18 +145,26 @@ start_job() {
 		s=$(date +%s)
 		eval "$(cat "$jobdir/$name.cmd")" >"$jobdir/$name.log" 2>&1
 		rc=$?
-		echo "$rc $(($(date +%s) - s))" >"$jobdir/$name.rc.tmp"
+		# The CPU time of the job's processes: times' second line, the
+		# children's user and system time (e.g. "1m2.500s 0m3.250s").
+		# times runs in this shell, not in a command substitution's
+		# subshell, which has no children.
+		times >"$jobdir/$name.times"
+		cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) {
+			split($i, a, /[ms]/); t += a[1] * 60 + a[2] }; printf "%d", t }' \
+			"$jobdir/$name.times")
+		echo "$rc $(($(date +%s) - s)) $cpu" >"$jobdir/$name.rc.tmp"
 		mv "$jobdir/$name.rc.tmp" "$jobdir/$name.rc"
 	) &
 }
 
 end_job() {
-	local name=$1 rc secs needs count
-	read -r rc secs <"$jobdir/$name.rc"
+	local name=$1 rc secs cpu needs count
+	read -r rc secs cpu <"$jobdir/$name.rc"
 	read -r needs count <"$jobdir/$name.meta"
 	echo "==== $name"
 	cat "$jobdir/$name.log"
-	echo "==== $name: $secs s, exit $rc"
+	echo "==== $name: $secs s (CPU ${cpu:-?} s), exit $rc"
 	note_failures "$name" "$jobdir/$name.log"
 	case $count in
 	one) count_one "$name" "$rc" ;;
