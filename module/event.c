@@ -4,10 +4,11 @@
  *
  * A persistent event is a source perf_event_attr with one kernel counter
  * per online CPU (perf_event_create_kernel_counter() with our overflow
- * handler) and one buffer per CPU.  No process and no file descriptor keeps
- * it alive: the registry or an owning control file does (registry.h).
- * A scope (scope.h) narrows whose activity it records: a process tree
- * (task counters instead of CPU counters) or a cgroup (a filter).
+ * handler) and one buffer per CPU.  No process or file descriptor keeps it
+ * alive; the registry does, or the control file that owns it (registry.h).
+ * A scope (scope.h) narrows whose activity it records to a process tree,
+ * which uses task counters instead of CPU counters, or to a cgroup, which
+ * filters the records.
  *
  * This file is the event itself: the object and its allocation, its
  * counters and buffers, CPU hotplug, the glue of the record path, stop
@@ -31,33 +32,37 @@
  *                                including NMI, on the counter's CPU
  *   pp_event_task_overflow()     a task scope's: any context including NMI,
  *                                on the CPU its task runs on
- *   pp_cpu_online/offline()      CPU-hotplug callbacks, hotplug lock held:
- *                                no lock of ours, no counter work
+ *   pp_cpu_online/offline()      CPU-hotplug callbacks, hotplug lock held;
+ *                                they take none of our locks and leave the
+ *                                counters to the sync work
  *   everything else              process context
  *
  * Lock order (Documentation/persistent-events.rst shows this block as is):
- *   pp_registry.lock -> ev->sync_lock -> cpu_hotplug_lock (taken inside
- *   perf while creating or releasing counters) -> perf's context locks
- *   ev->sync_lock -> the target's signal->exec_update_lock (a task
- *   scope's counters are created under it, scope.c) -> perf's locks, the
- *   order perf_event_open() takes them in
- *   pp_registry.lock -> kernfs active references (sysfs removal waits for
- *   running show() calls; no show() takes pp_registry.lock or sync_lock)
+ *   pp_registry.lock -> ev->sync_lock -> cpu_hotplug_lock -> perf's context locks
+ *     perf takes cpu_hotplug_lock itself while it creates or releases a counter.
+ *   ev->sync_lock -> the target's signal->exec_update_lock -> perf's locks
+ *     scope.c creates a task scope's counters under exec_update_lock; perf's
+ *     locks nest inside it as they do in perf_event_open().
+ *   pp_registry.lock -> kernfs active references
+ *     Removing sysfs files waits for the show() calls in progress, so no show()
+ *     takes pp_registry.lock or sync_lock.
  *
- * Lifetime.  Once ops.c has unlisted an event and removed its sysfs files
- * under the registry lock, pp_event_stop_put() (unlocked) removes the
- * hotplug instance, waits for the sync work, releases the counters, waits
- * for handlers still running (an RCU grace period covers NMI and
- * preempt-disabled sections; pp_events_stop_put() waits one for all the
- * events a closing file or the unload destroys) and drops the owner
- * reference.  The buffers are freed with the last reference.
+ * Lifetime.  ops.c unlists an event and removes its sysfs files under the
+ * registry lock, then calls pp_event_stop_put() without it.  That removes
+ * the hotplug instance, waits for the sync work, releases the counters,
+ * waits for the handlers still running and drops the owner reference.  An
+ * RCU grace period covers the handlers, which run in NMI or with preemption
+ * disabled; pp_events_stop_put() waits one grace period for all the events
+ * that a closing file or the module unload destroys.  The buffers are freed
+ * with the last reference.
  *
- * Triggers (trigger.h).  An event's trigger is published with RCU under
- * the registry lock (ops.c) and read by its overflow handler; it holds a
- * reference to each target, and is freed after the grace period that
- * follows its source's halt, before the owner references go (a trigger
- * may hold the last reference of another event).  The handler freezes
- * targets with atomics only; THAW and REARM thaw under the registry lock.
+ * Triggers (trigger.h).  ops.c publishes an event's trigger with RCU under
+ * the registry lock, and the event's overflow handler reads it.  A trigger
+ * holds a reference to each of its targets.  It is freed after the grace
+ * period that follows its source's halt, and before the owner references
+ * are dropped, because a trigger may hold the last reference to another
+ * event.  The handler freezes targets with atomics only; THAW and REARM
+ * thaw them under the registry lock.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -102,8 +107,8 @@ int pp_buffer_size_check(u64 size)
 
 /*
  * Does a record count towards @trig?  Any context.  A filter reads the RAW
- * payload @raw of @size bytes in place (a field beyond it compares false);
- * with no payload to read, nothing matches.
+ * payload @raw of @size bytes in place.  A field beyond its end compares
+ * false, and a record without a payload to read never matches.
  */
 static bool pp_trigger_counts(const struct pp_trigger *trig, const void *raw,
 			      u32 size)
@@ -138,11 +143,11 @@ void pp_event_trigger_hit(struct pp_event *ev, const void *raw, u32 size)
 }
 
 /*
- * Record a sample of @ev on this CPU, whose state is @pc: any context, NMI
- * included.  A frozen event drops the record (counted); a stored one
- * counts down a freeze in progress, goes to the readers and may fire the
- * event's trigger.  A tracepoint gives its payload as one fragment, which
- * a trigger's filter reads in place.
+ * Record a sample of @ev on this CPU, whose state is @pc.  Any context,
+ * NMI included.  A frozen event drops the record and counts the drop.  A
+ * record that is stored counts down a freeze in progress, goes to the
+ * readers and may fire the event's trigger.  A tracepoint hands over its
+ * payload as one fragment, which a trigger's filter reads in place.
  */
 static __always_inline void pp_event_record(struct pp_event *ev,
 					    struct pp_cpu *pc,
@@ -184,10 +189,11 @@ static void pp_event_overflow(struct perf_event *counter,
 
 /*
  * The overflow handler of the task counters and of the counters perf
- * inherited from them into threads and children (@counter is any of
- * those, never to be compared): any context, NMI included, on the CPU the
- * task runs on, preemption off.  A CPU that came online so lately that
- * the sync work has not given it a buffer yet drops the record, counted.
+ * inherited from them into threads and children.  @counter may be any of
+ * these, so it is never compared.  Any context, NMI included, on the CPU
+ * the task runs on, with preemption off.  A CPU that came online so
+ * recently that the sync work has not given it a buffer yet drops the
+ * record and counts the drop.
  */
 static void pp_event_task_overflow(struct perf_event *counter,
 				   struct perf_sample_data *data,
@@ -204,9 +210,9 @@ static void pp_event_task_overflow(struct perf_event *counter,
 }
 
 /*
- * The attr @ev's counters are created with.  The COMM records are ours
- * (pp_record_sample()): a counter need not count towards perf's comm
- * side-band, which it cannot receive.
+ * The attr that @ev's counters are created with.  The module writes the
+ * COMM records itself (pp_record_sample()), so a counter does not ask for
+ * perf's comm side-band, which it cannot receive.
  */
 static void pp_event_counter_attr(const struct pp_event *ev,
 				  struct perf_event_attr *attr)
@@ -228,11 +234,11 @@ static bool pp_event_cpu_counters(const struct pp_event *ev)
  * @ev: the event
  * @pc: @ev on this CPU
  *
- * Every wakeup_events-th record a CPU stores (every one with 0, or with a
- * watermark) asks for a notice, as each CPU's buffer counts its own in
- * perf; the notices are paced (notices.c).  Any context, NMI included, on
- * @pc's CPU: local_inc_return() is safe against an NMI writer nested in
- * another.
+ * Every wakeup_events-th record that a CPU stores asks for a notice; every
+ * record does if wakeup_events is 0 or the attr sets a watermark.  Each CPU
+ * counts its own records, as each CPU's buffer does in perf.  notices.c
+ * paces the notices.  Any context, NMI included, on @pc's CPU;
+ * local_inc_return() is safe against an NMI writer nested in another.
  */
 void pp_event_overflow_notice(struct pp_event *ev, struct pp_cpu *pc)
 {
@@ -298,17 +304,18 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 		buf->ext->id = ev->entry.id;
 		buf->ext->cpu = cpu;
 		/*
-		 * Published with release before the counter exists: the mmap,
-		 * reader and statistics paths load it with acquire
-		 * (pp_cpu_buf()) without sync_lock and must see it set up.
-		 * The overflow handler needs no barrier: the counter that
-		 * calls it is created after this store.
+		 * Publish the buffer with release before the counter exists.
+		 * The mmap, reader and statistics paths load it with acquire
+		 * (pp_cpu_buf()) without sync_lock, and must see it set up.
+		 * The overflow handler needs no barrier, because the counter
+		 * that calls it is created after this store.
 		 */
 		smp_store_release(&pc->buf, buf);
 	}
 	/*
-	 * The direct path needs the buffer only: its probe is the event's;
-	 * so does a task scope: its counters follow the tasks.
+	 * The direct path needs only the buffer, because its probe belongs
+	 * to the event and not to a CPU.  So does a task scope, whose
+	 * counters follow the tasks.
 	 */
 	if (!pp_event_cpu_counters(ev))
 		return 0;
@@ -358,7 +365,7 @@ static int pp_event_sync(struct pp_event *ev, bool strict)
 		    (!pp_event_cpu_counters(ev) && pc->buf))
 			continue;
 		ret = pp_cpu_start(ev, pc, cpu, gen);
-		/* Gone offline meanwhile: its callback queued another sync. */
+		/* The CPU went offline; its callback has queued another sync. */
 		if (ret == -ENODEV)
 			continue;
 		if (ret && strict)
@@ -379,7 +386,7 @@ static void pp_event_sync_work(struct work_struct *work)
 	mutex_unlock(&ev->sync_lock);
 }
 
-/* Hotplug callbacks: note the change, leave the counters to the work. */
+/* The hotplug callbacks note the change and leave the counters to the work. */
 static int pp_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct pp_event *ev = hlist_entry(node, struct pp_event, node);
@@ -439,9 +446,9 @@ void pp_event_free(struct pp_event *ev)
 	unsigned int cpu;
 
 	/*
-	 * Nothing freezes it or fires its trigger any more (its handlers are
-	 * gone, and so are the triggers that held it): wait for a notice
-	 * being posted.
+	 * Nothing can freeze the event or fire its trigger any more: its
+	 * handlers are gone, and so are the triggers that held it.  Wait for
+	 * a notice that is still being posted.
 	 */
 	irq_work_sync(&ev->froze_work);
 	pp_notices_sync(&ev->notices);
@@ -479,10 +486,11 @@ static void pp_event_halt(struct pp_event *ev)
 }
 
 /*
- * Wait for the record paths of halted (or paused) events still running:
- * overflow handlers run with preemption or interrupts off, which an RCU
- * grace period covers; probes on a tracepoint also under its SRCU.
- * Process context.
+ * Wait for the record paths of halted or paused events that are still
+ * running.  Overflow handlers run with preemption or interrupts off, which
+ * an RCU grace period covers.  The direct path's probes also run under
+ * their tracepoint's SRCU, which pp_direct_sync() waits for.  Process
+ * context.
  */
 void pp_events_wait_writers(bool direct)
 {
@@ -510,7 +518,8 @@ void pp_event_trigger_free(struct pp_trigger *trig)
 
 /*
  * Drop the trigger of a halted, unlisted event, after the grace period
- * that followed the halt: no handler reads it, nobody sets another.
+ * that followed the halt.  No handler reads it then, and nobody can set
+ * another.
  */
 static void pp_event_drop_trigger(struct pp_event *ev)
 {
@@ -556,10 +565,11 @@ static int pp_event_task_start(struct pp_event *ev)
 }
 
 /*
- * Start following CPU hotplug, then start the counters; creation only,
- * once the event has its id (ops.c reserved it).  Allocates the buffers
- * and creates the counters: never under the registry lock, which LIST,
- * INFO and DESTROY take meanwhile.  On failure the event is stopped.
+ * Start following CPU hotplug, then start the counters.  Only creation
+ * calls this, once ops.c has reserved the event's id.  It allocates the
+ * buffers and creates the counters, so it is never called under the
+ * registry lock, which LIST, INFO and DESTROY may take in the meantime.
+ * On failure the event is stopped.
  */
 int pp_event_start(struct pp_event *ev)
 {
@@ -589,11 +599,11 @@ int pp_event_start(struct pp_event *ev)
 	mutex_lock(&ev->sync_lock);
 	ret = pp_event_sync(ev, true);
 	if (!ret && ev->direct && pp_direct_register(ev)) {
-		/* Not found after all: perf's path then. */
+		/* The probe could not be registered: use perf's counters. */
 		ev->direct = NULL;
 		ret = pp_event_sync(ev, true);
 	}
-	/* The buffers first: a task counter may fire at once. */
+	/* Buffers come first, because a task counter may fire at once. */
 	if (!ret && ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
 		ret = pp_event_task_start(ev);
 	mutex_unlock(&ev->sync_lock);
@@ -605,9 +615,9 @@ int pp_event_start(struct pp_event *ev)
 /*
  * What the source attr must be.  perf_event_create_kernel_counter() skips
  * the checks perf_event_open() makes of a user's attr (perf_copy_attr()
- * and the syscall itself), so the ones that apply are made here.  Not the
- * sample_freq limit: its sysctl is not exported to modules.  The caller
- * (ops.c) also refuses the persistent PMU's own type.
+ * and the syscall itself), so the ones that apply are made here.  The
+ * sample_freq limit is not checked, because its sysctl is not exported to
+ * modules.  The caller (ops.c) also refuses the persistent PMU's own type.
  *
  * Return: 0, -EINVAL or -EOPNOTSUPP.
  */
@@ -623,8 +633,9 @@ int pp_event_attr_check(const struct perf_event_attr *attr)
 	if (!pp_record_sample_type_ok(attr->sample_type))
 		return -EOPNOTSUPP;
 	/*
-	 * comm: COMM records of the tasks the records are for; they carry
-	 * the sample_id fields, which tell readers whose and when.
+	 * comm asks for COMM records of the tasks that the samples are of.
+	 * Readers learn whose name a COMM record gives, and when, from its
+	 * sample_id fields, so it needs TID and sample_id_all.
 	 */
 	if (attr->comm && (!(attr->sample_type & PERF_SAMPLE_TID) ||
 			   !attr->sample_id_all))
@@ -674,8 +685,8 @@ struct perf_event *pp_event_probe_counter(struct pp_event *ev)
 	pp_event_probe_attr(ev, &attr);
 	counter = ERR_PTR(-ENODEV);
 	/*
-	 * perf refuses a counter on a CPU that went offline since the walk
-	 * looked at it with -ENODEV; the next online CPU is asked then.
+	 * perf refuses with -ENODEV a counter on a CPU that went offline
+	 * after the walk reached it.  The next online CPU is tried then.
 	 */
 	for_each_online_cpu(cpu) {
 		counter = perf_event_create_kernel_counter(&attr, cpu, NULL,
@@ -762,9 +773,9 @@ err_free:
  *	for crash dumps
  * @fn: called with the event
  *
- * Any context, the crashing CPU included: no lock, only the registry's RCU
- * read side (the other CPUs are stopped or go on; an event found is not
- * freed before the grace period ends).
+ * Any context, the crashing CPU included.  It takes no lock, only the
+ * registry's RCU read side: the other CPUs may be stopped or still
+ * running, and an event found is not freed before the grace period ends.
  */
 void pp_events_walk_crash_dump(pp_event_fn fn)
 {
@@ -830,7 +841,7 @@ void pp_events_stop_put(struct list_head *list)
 	}
 }
 
-/* PERF_PERSISTENT_STATE_* of @ev as seen from @file (NULL: nobody). */
+/* PERF_PERSISTENT_STATE_* of @ev as seen from @file, or from nobody if NULL. */
 u32 pp_event_state(const struct pp_event *ev, const void *file)
 {
 	u32 state = 0;
@@ -869,7 +880,7 @@ void pp_event_set_paused(struct pp_event *ev, bool paused)
 	unsigned int cpu;
 
 	lockdep_assert_held(&pp_registry.lock);
-	/* Against the sync work allocating a buffer for a new CPU. */
+	/* The sync work may be giving a new CPU a buffer meanwhile. */
 	mutex_lock(&ev->sync_lock);
 	WRITE_ONCE(ev->paused, paused);
 	for_each_possible_cpu(cpu) {
@@ -919,7 +930,7 @@ unsigned int pp_event_cpu_stats(struct pp_event *ev,
 		cs = &stats[n - 1];
 		pp_buffer_stats(pc->buf, &st);
 		cs->cpu = cpu;
-		/* Recording here: a counter, the probe, or the tasks'. */
+		/* It records here through a counter, the probe or the tasks. */
 		cs->online = READ_ONCE(pc->online) &&
 			     (pc->counter || ev->tp || !pp_event_cpu_counters(ev));
 		cs->written = st.written;
@@ -930,7 +941,7 @@ unsigned int pp_event_cpu_stats(struct pp_event *ev,
 		cs->tail = st.tail;
 		cs->count = cpu_count;
 	}
-	/* A task counter counts wherever its task runs: in total only. */
+	/* A task counter counts wherever its task runs, so in the total only. */
 	if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
 		total = pp_scope_task_count(&ev->scope);
 	mutex_unlock(&ev->sync_lock);

@@ -45,11 +45,11 @@ struct tracepoint;
  * @count_base: counts of counters released when the CPU went offline
  * @hits: hits of the tracepoint on this CPU (the direct path's count)
  * @online: the CPU is online, as the hotplug callbacks last said
- * @gen: bumped by each online callback: a counter from an earlier online
- *	period was taken out of its context by perf and must be replaced
+ * @gen: bumped by each online callback.  perf has taken a counter from an
+ *	earlier online period out of its context, so it must be replaced
  * @counter_gen: @gen when @counter was created
  * @rd: its readers on this CPU (struct pp_reader_cpu, reader.h)
- * @stored: records stored here while a file watched overflows: every
+ * @stored: records stored here while a file watched overflows; every
  *	wakeup_events-th of them asks for an overflow notice
  * @cpu: this CPU
  *
@@ -77,7 +77,7 @@ struct pp_cpu {
  * @attr: the source attr, as the kernel counters were created with it
  * @fmt: what each record holds
  * @buffer_size: per-CPU buffer size in bytes
- * @direct: the encoder of the direct path (direct.h), or NULL: the event
+ * @direct: the encoder of the direct path (direct.h), or NULL if the event
  *	records through perf's kernel counters
  * @tp: the tracepoint the direct path's probe is registered on, or NULL
  * @cpus: per-CPU state
@@ -85,10 +85,10 @@ struct pp_cpu {
  * @sync_lock: serialises creating and releasing counters and buffers
  * @sync_work: brings the counters in line with the online CPUs after a
  *	hotplug callback (which must not create or release them itself)
- * @paused: under sync_lock
+ * @paused: recording is paused; written under sync_lock
  * @freeze: whether triggers let it store records (trigger.h)
- * @trigger: its trigger, or NULL: set under the registry lock, read by
- *	the record path under RCU
+ * @trigger: its trigger, or NULL.  It is set under the registry lock and
+ *	read by the record path under RCU
  * @froze_work: queues the notice that it froze (@freeze.notify)
  * @notices: what it has to tell the files that watch it (notices.h)
  * @scope: whose activity it records (scope.h)
@@ -192,8 +192,9 @@ unsigned long pp_event_backlog(struct pp_event *ev);
 unsigned long pp_event_reader_lost(struct pp_event *ev);
 
 /*
- * @pc's buffer, NULL until its CPU was first online; set up whenever it
- * is not NULL (published with release in pp_cpu_start()).  Any context.
+ * @pc's buffer, or NULL until its CPU has first come online.  A buffer
+ * seen here is set up, because pp_cpu_start() publishes it with release.
+ * Any context.
  */
 static inline struct pp_buffer *pp_cpu_buf(struct pp_cpu *pc)
 {
@@ -220,7 +221,7 @@ static __always_inline void pp_event_after_store(struct pp_event *ev,
 						 struct pp_cpu *pc,
 						 const void *raw, u32 size)
 {
-	/* The clock only for an event counting down to a freeze. */
+	/* Read the clock only for an event counting down to a freeze. */
 	if (pp_freeze_counting(&ev->freeze))
 		pp_freeze_stored(&ev->freeze, local_clock());
 	if (pp_reader_waiting(&pc->rd))

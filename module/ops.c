@@ -50,12 +50,13 @@
 unsigned long pp_default_buffer_size = 64 * 1024;
 
 /*
- * Probe the source (pp_event_probe_counter()), and of a tracepoint take
- * what perf found: its name, its tracefs format text (crash dumps, sysfs)
- * and whether the direct path has an encoder for it.  Only a tracepoint
- * or a PMU of a dynamic type (kprobe, uprobe, a hybrid CPU's) needs it:
- * the fixed types' PMUs read neither the creator's memory nor, for what
- * pp_scope_attr_check() lets through, its privileges.  Process context.
+ * Probe the source (pp_event_probe_counter()).  For a tracepoint, keep
+ * what perf found: its name, its tracefs format text (for crash dumps and
+ * sysfs) and whether the direct path has an encoder for it.  Only a
+ * tracepoint or a PMU of a dynamic type (kprobe, uprobe, a hybrid CPU's)
+ * needs the probe.  The PMUs of the fixed types read neither the creator's
+ * memory nor its privileges, for the attrs that pp_scope_attr_check()
+ * lets through.  Process context.
  *
  * Return: 0 or the errno the probe failed with.
  */
@@ -82,7 +83,7 @@ static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
 	ev->format = pp_dump_format(call);
 	snprintf(ev->tp_name, sizeof(ev->tp_name), "%s:%s",
 		 call->class->system, name);
-	/* The direct path's probe sees every task: not for a task scope. */
+	/* The direct path's probe sees every task, so a task scope can't use it. */
 	if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
 		perf_path = true;
 	if (!perf_path && pp_direct_attr_ok(&ev->attr))
@@ -108,10 +109,10 @@ static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
  * @id: out: its id
  *
  * Process context; the caller has checked the privilege.  The registry
- * lock is held to reserve the id and name and to publish, not while the
- * buffers are allocated and the counters created: listing, INFO and
- * DESTROY go on meanwhile.  The buffers are charged to the caller's memory
- * cgroup.
+ * lock is held to reserve the id and name and to publish the event, but
+ * not while the buffers are allocated and the counters created, so that
+ * LIST, INFO and DESTROY can go on meanwhile.  The buffers are charged to
+ * the caller's memory cgroup.
  *
  * Return: 0; -EINVAL (bad name, bad buffer size, bad attr), -E2BIG (buffer
  * too large), -EOPNOTSUPP (sample fields), -EEXIST (name taken), -ENOSPC
@@ -131,7 +132,7 @@ int pp_ops_create(const struct pp_event_spec *spec, u32 *id)
 	ret = pp_event_attr_check(&spec->attr);
 	if (ret)
 		return ret;
-	/* A persistent event reading a persistent event's readers: no. */
+	/* The source may not be the PMU whose events read persistent events. */
 	if (spec->attr.type == pp_pmu_type())
 		return -EINVAL;
 
@@ -139,7 +140,7 @@ int pp_ops_create(const struct pp_event_spec *spec, u32 *id)
 	if (IS_ERR(ev))
 		return PTR_ERR(ev);
 
-	/* The id and the name first; buffers and counters without the lock. */
+	/* Reserve the id and name; buffers and counters come without the lock. */
 	mutex_lock(&pp_registry.lock);
 	ret = pp_registry_reserve(&pp_registry, &ev->entry, spec->owner_file);
 	mutex_unlock(&pp_registry.lock);
@@ -307,11 +308,12 @@ void pp_ops_release_file(const void *file)
 /**
  * pp_ops_thaw - thaw an event, or re-arm its trigger
  * @id: the event's id
- * @rearm: false: the event stores records again; true: its trigger is
- *	armed again (its count starts anew) and every target it froze thaws
+ * @rearm: false to let the event store records again; true to arm its
+ *	trigger again, with its count started anew, and thaw every target it
+ *	froze
  *
- * Pausing is apart: a reader that pauses and resumes a frozen event to
- * read it does not thaw it.  Process context.
+ * Pausing is separate from freezing: a reader that pauses and resumes a
+ * frozen event to read it does not thaw it.  Process context.
  *
  * Return: 0; -ENOENT (no such event, or @rearm and it has no trigger).
  */
@@ -343,13 +345,13 @@ int pp_ops_thaw(u32 id, bool rearm)
  * @source: the id of the event whose records fire it
  * @targets: ids of the events it freezes
  * @nr: number of @targets; 0 removes the trigger
- * @count: fire on the @count-th record of @source after arming (0: 1)
+ * @count: fire on the @count-th record of @source after arming (0 means 1)
  * @after: each target stores this many more records, then freezes
  * @filter: only @source's records that match it count, or NULL; the
  *	trigger owns it from here on, whatever the result
  *
- * The trigger keeps a reference to each target; it goes with @source
- * (pp_event_stop()).  Process context.
+ * The trigger keeps a reference to each target.  It is freed when @source
+ * stops (pp_event_stop()).  Process context.
  *
  * Return: 0; -ENOENT (@source or a target does not exist), -EINVAL
  * (@filter and @source's records carry no RAW payload, or @after above
@@ -479,9 +481,9 @@ int pp_ops_list(u32 start, u32 *ids, unsigned int nr, u32 *total)
 }
 
 /*
- * Module exit, process context: no control file is open (each pins the
- * module), so every event left is detached.  Destroy them all, with their
- * sysfs files.
+ * Module exit, process context.  No control file is open, because each one
+ * pins the module, so every event left is detached.  Destroy them all,
+ * with their sysfs files.
  */
 void pp_ops_destroy_all(void)
 {
