@@ -41,7 +41,7 @@ static int resize(struct pp_attr_list *list, unsigned int cap)
 	return 0;
 }
 
-/* An empty list: a one-entry array holding the NULL terminator and room. */
+/* An empty list: room for PP_ATTR_LIST_MIN entries and the NULL terminator. */
 int pp_attr_list_init(struct pp_attr_list *list)
 {
 	if (!list->realloc)

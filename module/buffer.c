@@ -40,18 +40,19 @@
 #include "buffer.h"
 
 /*
- * Memory.  Every buffer counts against one limit for all of them
+ * Memory.  Every buffer counts against one limit shared by all of them
  * (pp_buffer_limit, the memory_limit_mb parameter), so that no creator can
- * take memory until vmalloc fails, and is charged to the memory cgroup of
- * the task allocating it (__GFP_ACCOUNT): the creator's, or for a CPU that
- * comes online later, the sync work's (the root).  The charge stays with
- * the buffer, whoever owns the event later.
+ * take memory until vmalloc fails.  Each buffer is also charged to the
+ * memory cgroup of the task that allocates it (__GFP_ACCOUNT): the
+ * creator's, or the sync work's (the root) for a CPU that comes online
+ * later.  The charge stays with the buffer, whoever owns the event later.
  */
 unsigned long pp_buffer_limit = ULONG_MAX;
 
 /*
- * Charged to the memory cgroup; and past its limit, or short of memory,
- * the creation fails with ENOMEM: no OOM kill for a flight recorder.
+ * Charged to the memory cgroup.  Past the cgroup's limit, or short of
+ * memory, the creation fails with ENOMEM: a flight recorder is not worth
+ * an OOM kill.
  */
 #define PP_BUFFER_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 static atomic_long_t pp_buffer_used = ATOMIC_LONG_INIT(0);
@@ -107,9 +108,10 @@ struct pp_buffer *pp_buffer_alloc(unsigned long size)
 	if (!buf->starts)
 		goto err_free;
 	/*
-	 * Zeroed: a reader meets a zero-sized header where nothing was
-	 * written.  Page-aligned and order-0 pages, mapped one by one by
-	 * pp_buffer_mmap(); vmalloc_user() would take no __GFP_ACCOUNT.
+	 * Zeroed, so that a reader meets a zero-sized header where nothing
+	 * was written.  The area is page-aligned and made of order-0 pages,
+	 * which pp_buffer_mmap() maps one by one; vmalloc_user() would not
+	 * take __GFP_ACCOUNT.
 	 */
 	buf->page = __vmalloc(PAGE_SIZE + size, PP_BUFFER_GFP | __GFP_ZERO);
 	if (!buf->page)
@@ -229,12 +231,12 @@ noinline unsigned long pp_buffer_oldest_start_far(const struct pp_buffer *buf,
 }
 
 /*
- * A record header that none of our writers could have written: the marks
- * of the records before it are lost, so eviction could no longer find the
- * oldest record and would walk the bitmap up to size/8 times per record,
- * in NMI.  Drop what is held instead (counted as overwritten, so that
- * written == held + overwritten still) and start afresh at @head.  Bounded:
- * one pass over the bitmap.
+ * The accounting met a record header that none of our writers could have
+ * written.  The marks of the records before it are lost, so eviction could
+ * no longer find the oldest record and would walk the bitmap up to size/8
+ * times per record, in NMI.  Drop what is held instead, counted as
+ * overwritten so that written == held + overwritten still holds, and start
+ * afresh at @head.  This costs one pass over the bitmap.
  */
 static void pp_buffer_reset(struct pp_buffer *buf, unsigned long head)
 {
@@ -302,8 +304,8 @@ again:
 
 	/*
 	 * As in perf_output_put_handle(): leave the nest, then look whether
-	 * a writer that interrupted us after we read the head moved it; if so
-	 * its record is ours to account and publish.
+	 * a writer that interrupted us after we read the head moved it.  If
+	 * one did, we account and publish its record.
 	 */
 	barrier();
 	local_dec(&buf->nest);
@@ -386,8 +388,8 @@ void pp_buffer_set_paused(struct pp_buffer *buf, bool paused)
  * @buf: the buffer
  * @st: out
  *
- * Any context but NMI on @buf's CPU; lock-free (retries while the outermost
- * writer accounts).
+ * Any context except NMI on @buf's CPU.  Lock-free: it retries while the
+ * outermost writer accounts.
  */
 void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st)
 {

@@ -16,12 +16,13 @@
  * writer after the records, tail first, data_head with release (the
  * A/B/C/D pairing at pp_buffer_commit()).
  *
- * Writers: only the CPU owning the buffer, in any context (task, softirq,
- * hardirq, NMI), nested.  reserve/write/commit take no lock, allocate
- * nothing and do bounded work.  Space is claimed with local_cmpxchg() on the
- * head; the outermost writer alone accounts the new records (eviction of the
- * overwritten ones, statistics) and publishes head and tail when it
- * finishes, as perf_output_put_handle() does.
+ * Only the CPU that owns the buffer writes to it, in any context (task,
+ * softirq, hardirq, NMI), and its writers may nest.  reserve/write/commit
+ * take no lock, allocate nothing and do bounded work.  Space is claimed
+ * with local_cmpxchg() on the head.  The outermost writer alone accounts
+ * the new records (evicting the overwritten ones, counting statistics) and
+ * publishes head and tail when it finishes, as perf_output_put_handle()
+ * does.
  */
 #ifndef _PERF_PERSISTENT_BUFFER_H
 #define _PERF_PERSISTENT_BUFFER_H
@@ -70,9 +71,9 @@ struct pp_buffer_stats {
  * @comm: its name then, NUL-padded
  * @pos: the record's position
  *
- * See pp_record_sample(): a task's records get a COMM record before them
- * when its slot says something else, or that record is more than half the
- * buffer older (soon overwritten).
+ * pp_record_sample() writes a COMM record before a task's record when the
+ * task's slot says something else, or when the slot's record is more than
+ * half the buffer older and so will soon be overwritten.
  */
 struct pp_comm_slot {
 	u32		pid;
@@ -149,10 +150,11 @@ static inline bool pp_buffer_drop_paused(struct pp_buffer *buf)
 }
 
 /*
- * Tell the mapping's readers that the bytes from @new on may be written:
- * lower the page's reserve_head to @new, never raise it (a writer that
- * interrupted us may have lowered it further; cmpxchg_local() is atomic
- * against it on this CPU).  Then order it before the record's bytes:
+ * Tell the mapping's readers that the bytes from @new on may be written.
+ * Lower the page's reserve_head to @new but never raise it: a writer that
+ * interrupted us may have lowered it further, and cmpxchg_local() is
+ * atomic against that writer on this CPU.  Then order the store before the
+ * record's bytes:
  *
  *   writer                            reader (userspace)
  *   lower reserve_head           E    copy the record              G
@@ -208,7 +210,7 @@ static inline int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
 	}
 
 	local_inc(&buf->nest);
-	/* The nest count before the head: see pp_buffer_commit(). */
+	/* Raise the nest count before reading the head; see pp_buffer_commit(). */
 	barrier();
 	do {
 		head = local_read(&buf->head);
@@ -239,9 +241,9 @@ static __always_inline unsigned long pp_buffer_slot(const struct pp_buffer *buf,
 /*
  * Logical start of the oldest held record: the highest marked slot below
  * @tail.  Only called while records are held, so a mark exists within one
- * buffer size below @tail.  Once per overwritten record: a record is rarely
- * longer than 64 slots, so its start is nearly always in the word of its
- * last slot, which is all this looks at.
+ * buffer size below @tail.  This runs once per overwritten record.  A
+ * record is rarely longer than 64 slots, so its start is nearly always in
+ * the word of its last slot, which is all this looks at.
  */
 static __always_inline unsigned long pp_buffer_oldest_start(const struct pp_buffer *buf,
 							    unsigned long tail)
@@ -289,8 +291,8 @@ static __always_inline void pp_buffer_evict(struct pp_buffer *buf,
  *
  * C orders A and B before it and pairs with D (or with a load of
  * data_head followed by smp_rmb()): a reader that sees a head sees the
- * records up to it and a tail at least as new.  One smp_wmb() before both
- * stores ordered A before them but not B before C.
+ * records up to it and a tail at least as new.  A single smp_wmb() before
+ * both stores would order A before them, but not B before C.
  */
 static __always_inline void pp_buffer_publish(struct pp_buffer *buf,
 					      unsigned long head)
@@ -306,11 +308,11 @@ static __always_inline void pp_buffer_publish(struct pp_buffer *buf,
  * @pos: the record's position, as pp_buffer_reserve() gave it
  * @size: its size
  *
- * pp_buffer_commit() for the common case, inline: the outermost writer
- * finishing the only record not yet accounted accounts it alone (no walk of
- * the records' headers) and publishes.  Anything else, a writer that an
- * interrupt's writer nested in, or that interrupted one, takes
- * pp_buffer_commit().  Any context, on the CPU owning @buf.
+ * pp_buffer_commit() for the common case, inline.  The outermost writer,
+ * finishing the only record not yet accounted, accounts it without walking
+ * the records' headers and publishes.  Any other writer calls
+ * pp_buffer_commit(): one that a writer in an interrupt nested in, or one
+ * that interrupted another writer.  Any context, on the CPU owning @buf.
  */
 static __always_inline void pp_buffer_commit_one(struct pp_buffer *buf,
 						 unsigned long pos,
@@ -332,9 +334,9 @@ static __always_inline void pp_buffer_commit_one(struct pp_buffer *buf,
 	raw_write_seqcount_end(&buf->seq);
 
 	/*
-	 * As pp_buffer_commit(): leave the nest, then look whether a writer
-	 * that interrupted us reserved meanwhile; its record is ours to
-	 * account: as the outermost writer again.
+	 * As in pp_buffer_commit(), leave the nest, then look whether a
+	 * writer that interrupted us reserved meanwhile.  If one did, we
+	 * account its record, as the outermost writer again.
 	 */
 	barrier();
 	local_dec(&buf->nest);

@@ -2,17 +2,18 @@
 /*
  * perf-persistent: the direct path's runtime (direct.h)
  *
- * Which sources may take it, whether an encoder matches the running
- * kernel, registering and unregistering an event's probe on its
- * tracepoint, and the rare slow part of a record: one that wraps round
- * the end of its buffer.  The encoders and the table to find them in are
- * direct_events.c's; this file does not know them.
+ * This file decides which sources may take the direct path and whether an
+ * encoder matches the running kernel.  It registers and unregisters an
+ * event's probe on its tracepoint, and writes the rare slow part of a
+ * record: one that wraps round the end of its buffer.  The encoders and
+ * the table to find them in belong to direct_events.c; this file does not
+ * know them.
  *
  * A persistent event on a covered tracepoint registers its own probe, with
- * the event as the probe's data: each event encodes its hits into its own
- * buffer.  The tracepoints are found by name with
- * for_each_kernel_tracepoint() (none of them is exported); all the covered
- * ones are built into the kernel, so none goes away while registered.
+ * the event as the probe's data, so each event encodes its hits into its
+ * own buffer.  None of the tracepoints is exported, so they are found by
+ * name with for_each_kernel_tracepoint().  All the covered ones are built
+ * into the kernel, so none goes away while a probe is registered.
  *
  * Contexts: the probes (generated, direct_events.c) and
  * pp_direct_write_wrapped() run in any context up to NMI; the rest is
@@ -84,9 +85,9 @@ int pp_direct_layout_check(const struct pp_direct_desc *d,
  *
  * The direct path records every hit, as perf does for a tracepoint counter
  * with a period of 1, or with PERIOD in its sample_type and no frequency
- * (perf_swevent_event()).  One that samples every Nth hit, or excludes the
- * kernel (for a tracepoint: every hit, perf_tp_event_match()), keeps
- * perf's path.
+ * (perf_swevent_event()).  A source that samples every Nth hit, or that
+ * excludes the kernel (which for a tracepoint excludes every hit,
+ * perf_tp_event_match()), keeps perf's path.
  */
 bool pp_direct_attr_ok(const struct perf_event_attr *attr)
 {
@@ -149,7 +150,7 @@ void pp_direct_unregister(struct pp_event *ev)
 	ev->tp = NULL;
 }
 
-/* Wait for probes unregistered before to finish.  Process context. */
+/* Wait for the probes unregistered so far to finish.  Process context. */
 void pp_direct_sync(void)
 {
 	tracepoint_synchronize_unregister();
@@ -180,7 +181,7 @@ void pp_direct_write_wrapped(struct pp_direct_rec *rec)
 	pp_buffer_write(rec->buf, pos, rec->entry, rec->entry_size);
 }
 
-/* Module init: the scratch of each CPU, one per context level. */
+/* Module init: allocate each CPU's scratch, one per context level. */
 int pp_direct_init(void)
 {
 	unsigned int cpu, i;

@@ -8,10 +8,11 @@
  * generated from the kernel's own TRACE_EVENT() definitions
  * (module/direct_stages.h, module/direct_events.c).
  *
- * Contexts: the probes run wherever the tracepoint fires, any context up
- * to NMI, preemption disabled (the tracepoint's RCU read side); no lock,
- * no allocation, bounded work.  Registration is process context and may
- * take cpus_read_lock(): never from a CPU-hotplug callback.
+ * Contexts: the probes run wherever the tracepoint fires, in any context
+ * up to NMI, with preemption disabled (the tracepoint's RCU read side).
+ * They take no lock, allocate nothing and do bounded work.  Registration
+ * runs in process context and may take cpus_read_lock(), so it never runs
+ * from a CPU-hotplug callback.
  */
 #ifndef _PERF_PERSISTENT_DIRECT_H
 #define _PERF_PERSISTENT_DIRECT_H
@@ -35,7 +36,7 @@ struct tracepoint;
  * struct pp_direct_field - one field of a generated payload struct
  * @name: its name, as the event's format names it
  * @offset: its offset in the payload
- * @size: its size (a dynamic field's: its u32 location)
+ * @size: its size; for a dynamic field, the size of its u32 location
  */
 struct pp_direct_field {
 	const char	*name;
@@ -48,8 +49,8 @@ struct pp_direct_field {
  * @system: the tracepoint's trace system, e.g. "sched"
  * @name: its name, e.g. "sched_switch"
  * @probe: the probe to register on it
- * @fields: the payload's fields as generated: returns them, and their
- *	number in *@nr
+ * @fields: returns the payload's fields as generated, and their number in
+ *	*@nr
  * @raw_size: size of the fixed part of its payload (struct trace_entry
  *	and the fields, before any dynamic data)
  */
@@ -97,8 +98,8 @@ DECLARE_PER_CPU(void *, pp_direct_scratch[PP_DIRECT_LEVELS]);
  * @buf: its buffer
  * @pos: the record's logical position
  * @size: the record's size
- * @wrapped: the record wraps round the end of the buffer: the payload is
- *	assembled in scratch and the record written at the end
+ * @wrapped: the record wraps round the end of the buffer, so the payload
+ *	is assembled in scratch and the record is written at the end
  * @entry: where the payload is assembled
  * @entry_size: the payload's size (after its u32 size field)
  * @ip: the IP field
@@ -122,9 +123,9 @@ struct pp_direct_rec {
 void pp_direct_write_wrapped(struct pp_direct_rec *rec);
 
 /*
- * struct trace_entry as tracing_generic_entry_update(tracing_gen_ctx())
- * fills it for perf's path (perf_trace_buf_update()): neither is exported,
- * so this is the same computation, from the same headers.  Any context.
+ * Fill struct trace_entry as tracing_generic_entry_update(tracing_gen_ctx())
+ * fills it for perf's path (perf_trace_buf_update()).  Neither is exported,
+ * so this repeats the computation, from the same headers.  Any context.
  */
 static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
 						  unsigned short type)
@@ -188,13 +189,14 @@ static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
  * @ip: the IP field
  *
  * Any context, preemption disabled.  The payload's header is filled, and
- * every byte no field will write is zeroed: perf's path zeroes only the
- * last 8 bytes and leaves holes and padding as its scratch buffer had them.
- * The zeroing is decided at compile time for each payload struct.
+ * every byte that no field will write is zeroed.  (perf's path zeroes only
+ * the last 8 bytes and leaves holes and padding as its scratch buffer had
+ * them.)  The zeroing is decided at compile time for each payload struct.
  *
- * Return: where the caller writes the payload, or NULL: the hit is not
- * recorded (a task out of the event's cgroup scope; no buffer yet on this
- * CPU, frozen, paused or no room: counted as dropped).
+ * Return: where the caller writes the payload, or NULL if the hit is not
+ * recorded.  That is a task outside the event's cgroup scope, or, counted
+ * as dropped, no buffer yet on this CPU, a frozen or paused event, or no
+ * room.
  */
 static __always_inline void *pp_direct_begin(void *data,
 					     struct pp_direct_rec *rec,
@@ -214,8 +216,9 @@ static __always_inline void *pp_direct_begin(void *data,
 	if (!pp_scope_admits(&ev->scope))
 		return NULL;
 	/*
-	 * The probe sees the hits of a CPU the sync work has not given a
-	 * buffer yet (or could not): each is a loss that readers see counted.
+	 * The probe sees the hits of a CPU that the sync work has not given
+	 * a buffer yet, or could not.  Each is a loss that readers see
+	 * counted.
 	 */
 	if (unlikely(!buf)) {
 		atomic_long_inc(&ev->no_buffer);
@@ -241,7 +244,7 @@ static __always_inline void *pp_direct_begin(void *data,
 	rec->period = 1;
 	if (pp_buffer_reserve(buf, rec->size, &rec->pos))
 		return NULL;
-	/* After the reservation: records are in time order from the head. */
+	/* Read after the reservation, so records are in time order from the head. */
 	rec->time = type & PERF_SAMPLE_TIME ? local_clock() : 0;
 
 	dst = pp_buffer_ptr(buf, rec->pos, rec->size);

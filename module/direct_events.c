@@ -2,10 +2,10 @@
 /*
  * perf-persistent: the direct path's encoders, generated at build time
  * from the trace headers of the kernel being built against
- * (direct_stages.h), and the table they are found in by name.  The only
- * file that touches the trace macros.
+ * (direct_stages.h), and the table they are found in by name.  It is the
+ * only file that touches the trace macros.
  *
- * The tracepoints covered: the ones a flight recorder is left on for.
+ * The tracepoints covered are the ones a flight recorder is left on for.
  * Every other tracepoint records through perf's path.
  */
 
@@ -18,10 +18,10 @@
 #include "direct.h"
 
 /*
- * A normal read of each header first: the tracepoints' declarations and
- * check_trace_callback_type_<name>(), which checks each probe's prototype.
- * Nothing here calls trace_<name>() or register_trace_<name>(), so the
- * tracepoints, not exported, are not referenced.
+ * First a normal read of each header, for the tracepoints' declarations
+ * and check_trace_callback_type_<name>(), which checks each probe's
+ * prototype.  Nothing here calls trace_<name>() or register_trace_<name>(),
+ * so the tracepoints, which are not exported, are not referenced.
  */
 #include <trace/events/syscalls.h>
 #include <trace/events/sched.h>
@@ -31,8 +31,8 @@
 
 /*
  * sched_switch's assignment calls __trace_sched_switch_state(), which
- * sched.h defines only for the file that creates the tracepoints: the
- * build extracts it from the same sched.h (Kbuild).
+ * sched.h defines only for the file that creates the tracepoints.  The
+ * build extracts it from the same sched.h (module/sched_state.mk).
  */
 #include "pp_sched_state.h"
 

@@ -6,8 +6,8 @@
  * tracefs format into a postfix program (struct perf_persistent_filter_op);
  * the module checks the program once, when the trigger is set, so that
  * running it needs no check beyond each field's bounds.  The program's
- * stack of truth values is a bit mask: PERF_PERSISTENT_FILTER_MAX ops
- * never push more than that many values.
+ * stack of truth values is a bit mask, which is enough because
+ * PERF_PERSISTENT_FILTER_MAX ops never push more than that many values.
  */
 
 #include <linux/bits.h>

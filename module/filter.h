@@ -4,8 +4,8 @@
  * record's RAW payload (struct perf_persistent_filter_op in the UAPI
  * header), checked once when it is set and run by the record path.
  *
- * pp_filter_match() runs in any context, NMI included: no lock, no
- * allocation, at most PERF_PERSISTENT_FILTER_MAX steps.
+ * pp_filter_match() runs in any context, NMI included, so it takes no
+ * lock, allocates nothing and runs at most PERF_PERSISTENT_FILTER_MAX steps.
  */
 #ifndef _PERF_PERSISTENT_FILTER_H
 #define _PERF_PERSISTENT_FILTER_H

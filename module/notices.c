@@ -13,15 +13,16 @@
  * the record path.
  *
  * Feedback.  Posting a notice wakes a reader and sends SIGIO, and the
- * scheduler's and the signals' tracepoints (signal_generate fires even
- * for a signal that is pending already), the workqueue's and irq_work's
- * record that: a watched event on one of them would post a notice for
- * every notice.  Two rules break the loop whatever the source:
- *   - an event posts an overflow notice no sooner than PP_NOTICE_PACE_NS
- *     after its last one (the pace timer here: overflows meanwhile make
- *     one notice when it expires);
- *   - a file that still holds an unread overflow notice of the event gets
- *     no other (nothing is queued, nobody is woken or signalled; notify.c).
+ * tracepoints of the scheduler, the signals, the workqueue and irq_work
+ * record that (signal_generate fires even for a signal that is already
+ * pending).  A watched event on one of them would post a notice for every
+ * notice.  Two rules break the loop, whatever the source:
+ *   - An event posts an overflow notice no sooner than PP_NOTICE_PACE_NS
+ *     after its last one.  The pace timer here turns the overflows that
+ *     come meanwhile into one notice when it expires.
+ *   - A file that still holds an unread overflow notice of the event gets
+ *     no other: nothing is queued for it, and it is neither woken nor
+ *     signalled (notify.c).
  *
  * The pacing of an event's overflow notices, struct pp_notices::overflow:
  *
@@ -30,9 +31,9 @@
  *   records while PACING set DUE
  *   the timer: DUE set -> OPEN, queue the irq_work again; else idle
  *
- * Contexts: pp_notices_queue() and pp_notices_overflow() any context, NMI
- * included; the irq_work and the pace timer hardirq (also on RT);
- * everything else process context.
+ * Contexts: pp_notices_queue() and pp_notices_overflow() run in any
+ * context, NMI included.  The irq_work and the pace timer run in hardirq
+ * context, also on RT.  Everything else runs in process context.
  */
 
 #include <linux/atomic.h>
@@ -58,7 +59,10 @@
 #define PP_OVERFLOW_PACING	BIT(1)
 #define PP_OVERFLOW_OPEN	BIT(2)
 
-/* One second: a file that watches and closes in a loop patches no text. */
+/*
+ * The key is disabled a second after the last watcher goes, so a file that
+ * watches and closes in a loop does not patch the kernel text each time.
+ */
 DEFINE_STATIC_KEY_DEFERRED_FALSE(pp_overflow_watched, HZ);
 atomic_t pp_overflow_watch_all = ATOMIC_INIT(0);
 
@@ -81,8 +85,8 @@ void pp_notices_set_post(void (*post)(u32 id, u32 what, u64 time))
 }
 
 /*
- * Take the right to post an overflow notice now, and what made it due.
- * Return: false if the pace does not allow one (or none is due).
+ * Take the right to post an overflow notice now, and clear the DUE that
+ * asked for it.  Return: false if the pace allows none now, or none is due.
  */
 static bool notices_overflow_take(struct pp_notices *ns)
 {
@@ -104,7 +108,7 @@ static void notices_work(struct work_struct *work)
 
 	for (what = PERF_PERSISTENT_NOTICE_FROZE;
 	     what <= PERF_PERSISTENT_NOTICE_FIRED; what++)
-		/* Ordered: pairs with the barrier in pp_notices_queue(). */
+		/* Fully ordered; pairs with the barrier in pp_notices_queue(). */
 		if (test_and_clear_bit(what, &ns->pending))
 			notices_post(ns->id, what, READ_ONCE(ns->time[what]));
 	if (notices_overflow_take(ns)) {
@@ -115,13 +119,13 @@ static void notices_work(struct work_struct *work)
 	}
 }
 
-/* Hardirq context (also on RT): the walk is the work's. */
+/* Hardirq context, also on RT.  The walk of the files is left to the work. */
 static void notices_irq(struct irq_work *irq)
 {
 	queue_work(system_wq, &container_of(irq, struct pp_notices, irq)->work);
 }
 
-/* The pace is over: post what came meanwhile, or go idle.  Hardirq. */
+/* The pace is over: post what came meanwhile, or go idle.  Hardirq context. */
 static enum hrtimer_restart notices_pace(struct hrtimer *timer)
 {
 	struct pp_notices *ns = container_of(timer, struct pp_notices, pace);
@@ -161,7 +165,7 @@ void pp_notices_init(struct pp_notices *ns, u32 id)
 void pp_notices_queue(struct pp_notices *ns, u32 what, u64 time)
 {
 	WRITE_ONCE(ns->time[what], time);
-	/* The time before the bit: pairs with notices_work(). */
+	/* Store the time before the bit; pairs with notices_work(). */
 	smp_mb__before_atomic();
 	set_bit(what, &ns->pending);
 	irq_work_queue(&ns->irq);
@@ -172,9 +176,9 @@ void pp_notices_queue(struct pp_notices *ns, u32 what, u64 time)
  * @ns: the event's notices
  *
  * Posts an overflow notice now if the last one went out at least the pace
- * ago, else when the pace is over.  Any context, NMI included: a cmpxchg
- * loop that only the notices' own transitions can make go round again,
- * and nothing at all while a notice is due already.
+ * ago, else when the pace is over.  Any context, NMI included.  Only the
+ * notices' own transitions can make the cmpxchg loop go round again, and
+ * nothing is done while a notice is already due.
  */
 void pp_notices_overflow(struct pp_notices *ns)
 {
@@ -196,8 +200,8 @@ void pp_notices_overflow(struct pp_notices *ns)
  * @ns: the notices of an event that records no more
  *
  * The irq_work queues the work, the work starts the timer and the timer
- * queues the irq_work: wait until a round finds all three quiet.  Process
- * context.
+ * queues the irq_work, so wait until one round finds all three quiet.
+ * Process context.
  */
 void pp_notices_sync(struct pp_notices *ns)
 {

@@ -3,7 +3,7 @@
  * An event's notices: what one persistent event has to tell the control
  * files that watch it (a freeze, a fired trigger, stored records), queued
  * from the record path in any context and posted later in process
- * context.  Who receives them is notify.c's business.
+ * context.  notify.c decides who receives them.
  */
 #ifndef _PERF_PERSISTENT_NOTICES_H
 #define _PERF_PERSISTENT_NOTICES_H
@@ -20,8 +20,8 @@
 /*
  * The least time between two overflow notices of one event.  A notice
  * wakes a reader and may send SIGIO, and both are recorded by events on
- * the scheduler's and the signals' tracepoints: without a pace, an event
- * on one of them would notify itself for good.
+ * the scheduler's and the signals' tracepoints.  Without a pace, an event
+ * on one of them would keep notifying itself.
  */
 #define PP_NOTICE_PACE_NS	(10 * NSEC_PER_MSEC)
 
@@ -35,7 +35,7 @@
  * @overflow: the pacing of overflow notices (PP_OVERFLOW_* bits, notices.c)
  * @irq: queues @work; hard, so that it runs in hardirq context on
  *	PREEMPT_RT too
- * @work: posts the pending notices to the watching files: process context
+ * @work: posts the pending notices to the watching files, in process context
  * @pace: lets the next overflow notice be posted PP_NOTICE_PACE_NS after
  *	the last one
  *
@@ -55,7 +55,7 @@ struct pp_notices {
 	struct hrtimer		pace;
 };
 
-/* Some control file watches overflows: the record path counts records. */
+/* Some control file watches overflows, so the record path counts records. */
 extern struct static_key_false_deferred pp_overflow_watched;
 /* Files that watch the overflows of every event. */
 extern atomic_t pp_overflow_watch_all;

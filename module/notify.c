@@ -11,23 +11,23 @@
  * that watches with PERF_PERSISTENT_IOC_WATCH_OVERFLOW is also told when
  * the event stores records, as perf signals an fd's owner on overflow.
  *
- * How a notice reaches this file, and how an event is kept from notifying
- * itself for good, is told in notices.c: its work calls notify_post(),
- * which pp_notify_init() handed it at module init.  The second rule
- * against feedback is kept here: watcher_put() merges an overflow notice
- * into one the file has not read yet.
+ * notices.c tells how a notice reaches this file and how an event is kept
+ * from notifying itself without end.  Its work calls notify_post(), which
+ * pp_notify_init() hands it at module init.  The second rule against
+ * feedback is kept here: watcher_put() merges an overflow notice into one
+ * that the file has not read yet.
  *
  * Who may watch.  Notices of freezes and triggers need no capability
  * (opening the device needs root).  Overflow notices tell when an event
- * records, as reading its counts does: they need CAP_PERFMON (or
- * CAP_SYS_ADMIN), checked by the control device.
+ * records, as reading its counts does, so they need CAP_PERFMON or
+ * CAP_SYS_ADMIN.  The control device checks it.
  *
  * Contexts: process context throughout.
  *
- * Locking: pp_watch_lock (a mutex) protects the list of watching files;
- * each watcher's lock (a spinlock) its queue.  Order: pp_watch_lock ->
- * watcher->lock.  A watcher is freed only after it has left the list,
- * under pp_watch_lock, so the poster never sees it freed.
+ * Locking: pp_watch_lock, a mutex, protects the list of watching files,
+ * and each watcher's lock, a spinlock, protects its queue.  The order is
+ * pp_watch_lock -> watcher->lock.  A watcher is freed only after it has
+ * left the list under pp_watch_lock, so the poster never sees it freed.
  */
 
 #include <linux/fs.h>
@@ -109,7 +109,7 @@ static struct pp_watcher *watcher_get(struct file *file)
 	mutex_lock(&pp_watch_lock);
 	list_add(&w->node, &pp_watchers);
 	mutex_unlock(&pp_watch_lock);
-	/* Read locklessly by poll and read of other threads. */
+	/* poll() and read() in other threads load it without a lock. */
 	smp_store_release(&file->private_data, w);
 out:
 	mutex_unlock(&pp_watcher_create);
@@ -119,11 +119,11 @@ out:
 /* The file's watcher, NULL if it watches nothing. */
 static struct pp_watcher *watcher_of(struct file *file)
 {
-	/* Pairs with the release in watcher_get(): a set-up watcher. */
+	/* Pairs with the release in watcher_get(), so @w is set up. */
 	return smp_load_acquire(&file->private_data);
 }
 
-/* @w watches @id (0: every event) with @what; pp_watcher_create held. */
+/* @w watches @id, or every event if 0, for @what; pp_watcher_create held. */
 static int watcher_add(struct pp_watcher *w, u32 id, unsigned long what)
 {
 	unsigned long had = 0;
@@ -140,7 +140,7 @@ static int watcher_add(struct pp_watcher *w, u32 id, unsigned long what)
 		}
 		return 0;
 	}
-	/* Destroyed since pp_notify_watch() looked: watch nothing more. */
+	/* Destroyed since pp_notify_watch() looked?  Watch nothing more. */
 	ev = pp_event_get(id);
 	if (!ev)
 		return -ENOENT;
@@ -172,7 +172,7 @@ int pp_notify_watch(struct file *file, u32 id, bool overflows)
 	struct pp_event *ev;
 	int ret;
 
-	/* No such event: the file is left as it was, watching nothing. */
+	/* With no such event, the file is left as it was, watching nothing. */
 	if (id) {
 		ev = pp_event_get(id);
 		if (!ev)
@@ -186,7 +186,7 @@ int pp_notify_watch(struct file *file, u32 id, bool overflows)
 		what |= PP_WATCH_OVERFLOWS;
 	mutex_lock(&pp_watcher_create);
 	ret = watcher_add(w, id, what);
-	/* The first overflow watch of this file turns the record path's on. */
+	/* This file's first overflow watch turns on the record path's count. */
 	if (!ret && overflows && !w->overflows) {
 		w->overflows = true;
 		static_branch_deferred_inc(&pp_overflow_watched);
@@ -226,9 +226,10 @@ static bool watcher_holds_overflow(struct pp_watcher *w, u32 id)
 }
 
 /*
- * Queue @n for @w.  Return: whether the reader has news: a notice queued,
- * or the first loss since it last read.  An overflow notice of an event
- * whose last one it has not read is no news: it is merged into that one.
+ * Queue @n for @w.  An overflow notice of an event whose last one the
+ * reader has not read yet is merged into that one, and is no news.
+ * Return: whether the reader has news, that is a notice queued or the
+ * first loss since it last read.
  */
 static bool watcher_put(struct pp_watcher *w,
 			const struct perf_persistent_notice *n)
@@ -250,8 +251,9 @@ static bool watcher_put(struct pp_watcher *w,
 }
 
 /*
- * Tell the files watching event @id; process context (the notices' work).
- * The walk may be long (a file each): it may sleep between files.
+ * Tell the files that watch event @id.  Process context, in the notices'
+ * work.  The walk may be long, one step per file, so it may sleep between
+ * files.
  */
 static void notify_post(u32 id, u32 what, u64 time)
 {
@@ -270,13 +272,13 @@ static void notify_post(u32 id, u32 what, u64 time)
 	mutex_unlock(&pp_watch_lock);
 }
 
-/* Module init, before any event exists: the notices come here. */
+/* Module init, before any event exists.  The notices are posted here. */
 void pp_notify_init(void)
 {
 	pp_notices_set_post(notify_post);
 }
 
-/* Notices queued or lost: readable.  Takes w->lock. */
+/* Is a notice queued or lost, so that @w is readable?  Takes w->lock. */
 static bool watcher_ready(struct pp_watcher *w)
 {
 	bool ready;
@@ -326,7 +328,7 @@ static unsigned int watcher_take(struct pp_watcher *w,
  * pp_notify_read - read the notices of a watching file
  * @file: the control file
  * @buf: user buffer
- * @len: its size: whole notices are returned, at least one
+ * @len: its size, at least one notice; only whole notices are returned
  *
  * Blocks until there is one, unless O_NONBLOCK.  Process context.
  *
@@ -379,7 +381,7 @@ static void watcher_unwatch_overflows(struct pp_watcher *w)
 	xa_for_each(&w->ids, id, v) {
 		if (!(xa_to_value(v) & PP_WATCH_OVERFLOWS))
 			continue;
-		/* A destroyed event records no more: nothing to count. */
+		/* A destroyed event records no more and needs no count. */
 		ev = pp_event_get(id);
 		if (!ev)
 			continue;
@@ -389,7 +391,7 @@ static void watcher_unwatch_overflows(struct pp_watcher *w)
 	static_branch_slow_dec_deferred(&pp_overflow_watched);
 }
 
-/* The control file is released: its watcher leaves the list and goes. */
+/* The control file is released: take its watcher off the list, free it. */
 void pp_notify_release(struct file *file)
 {
 	struct pp_watcher *w = file->private_data;
@@ -405,7 +407,7 @@ void pp_notify_release(struct file *file)
 	kfree(w);
 }
 
-/* Module unload: the key's deferred decrement runs before the code goes. */
+/* Module unload: run the key's deferred decrement before the code goes. */
 void pp_notify_exit(void)
 {
 	static_key_deferred_flush(&pp_overflow_watched);

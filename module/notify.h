@@ -2,7 +2,7 @@
 /*
  * Waiting for incidents: control files that watch events receive a notice
  * when one freezes or its trigger fires, and if they ask, when it stores
- * records (poll, read, SIGIO).  What an event has to tell is notices.h's.
+ * records (poll, read, SIGIO).  notices.h says what an event has to tell.
  */
 #ifndef _PERF_PERSISTENT_NOTIFY_H
 #define _PERF_PERSISTENT_NOTIFY_H

@@ -7,58 +7,58 @@
  * history first (oldest first) when asked, then every new record, each
  * exactly once while it is scheduled in.
  *
- * Delivery.  The source's overflow handler cannot deliver: it holds the
- * swevent recursion slot of its context, so perf_tp_event(), the one
- * exported way to put a sample into another event's ring buffer, is out of
- * reach there.  It queues an irq_work on its CPU instead; the work runs in
- * hardirq on that CPU with interrupts off (a hard irq_work: on PREEMPT_RT
- * too), takes a recursion slot per
+ * Delivery.  The source's overflow handler cannot deliver a record itself.
+ * It holds the swevent recursion slot of its context, so it cannot call
+ * perf_tp_event(), the one exported way to put a sample into another
+ * event's ring buffer.  It queues an irq_work on its CPU instead.  The
+ * work is a hard irq_work, so it runs in hardirq context with interrupts
+ * off on that CPU, on PREEMPT_RT too.  It takes a recursion slot for each
  * record and hands the record to perf_tp_event() for a list of readers.
- * Each record goes out as a RAW payload: struct perf_persistent_sample (8
- * bytes the core overwrites with the delivery context, then the stored
- * sample_type) followed by the stored record.
+ * Each record goes out as a RAW payload: a struct perf_persistent_sample
+ * (8 bytes that the core overwrites with the delivery context, then the
+ * stored sample_type) followed by the stored record.
  *
- * Per CPU of a persistent event (struct pp_reader_cpu, the @rd of struct
- * pp_cpu): the readers on @live are fed from @live_pos up to the accounted
- * head first.  Readers catching up
- * (with the history, or after the core took them out for a while) sit on
- * @pending, each on a private one-entry list (its event's hlist_entry in
- * @solo), and are then fed from their own position up to @live_pos; when
- * they reach it they join @live.  So each record reaches each reader once.
- * All of it runs on that CPU with interrupts off (the PMU's add/del and
- * the irq_work), so it needs no lock.  Writers are another matter: the
- * irq_work may have interrupted one of this CPU in task or softirq context,
- * and an NMI one may interrupt the run; pp_buffer_next_oldest() validates
- * each copy against them, and a run that finds an interrupted writer in
- * mid-commit stops: that writer's commit queues the next run.
+ * Each CPU of a persistent event has a struct pp_reader_cpu, the @rd of
+ * struct pp_cpu.  The readers on @live are fed first, from @live_pos up
+ * to the accounted head.  Readers that are catching up, with the history
+ * or after the core took them out for a while, sit on @pending.  Each of
+ * them has a private one-entry list (its event's hlist_entry in @solo)
+ * and is fed from its own position up to @live_pos; when it gets there it
+ * joins @live.  So each record reaches each reader once.  All of this runs
+ * on that CPU with interrupts off (the PMU's add/del and the irq_work), so
+ * it needs no lock.  Writers are another matter.  The irq_work may have
+ * interrupted a writer of this CPU in task or softirq context, and an NMI
+ * writer may interrupt the run.  pp_buffer_next_oldest() validates each
+ * copy against them.  A run that finds an interrupted writer in mid-commit
+ * stops, and that writer's commit queues the next run.
  *
- * Pacing (pp_deliver_delay()).  A run never queues itself again at once:
- * it would come back before the interrupted context could go on, and an
+ * Pacing (pp_deliver_delay()).  A run never queues itself again at once.
+ * It would come back before the interrupted context could go on, and an
  * interrupted writer, or a source that the run itself fires, would keep
- * the CPU in interrupts for good.  Writers do not queue a run while one is
- * in progress (@delivering): the run sees that they stored (@fed).  Each
- * run delivers a bounded number of records; when records are left,
- * history or a live backlog, a pinned hrtimer (@pace) queues the next run
- * PP_PACE_NS later.  The pace matters: the reader's ring buffer is drained
- * by a process on another CPU, and a history of megabytes poured in
- * back-to-back runs would overflow perf's default ring (perf counts the
- * samples lost) before it is read.
+ * the CPU in interrupts for ever.  Writers do not queue a run while one is
+ * in progress (@delivering); they set @fed, which the run reads when it
+ * ends.  Each run delivers a bounded number of records.  When records are
+ * left, history or a live backlog, a pinned hrtimer (@pace) queues the
+ * next run PP_PACE_NS later.  The pace matters because a process on
+ * another CPU drains the reader's ring buffer: a history of megabytes
+ * poured in back-to-back runs would overflow perf's default ring before it
+ * is read, and perf would count the samples lost.
  *
  * Coalescing.  A run that delivered records sets the timer (@deferred) to
- * queue the next one PP_COALESCE_NS later; meanwhile writers do not queue
- * it, unless the live readers lack half the buffer.  So the first record
- * after a quiet while is delivered at once, and a steady stream in
- * batches, one run per PP_COALESCE_NS, not one interrupt per record.
- * Sources that the delivery itself fires (interrupt and timer tracepoints
- * around the run, ipi_exit where irq_work comes by IPI, a probe on a
- * function it calls) cannot keep the CPU busy: their records wait for the
- * timer instead of queueing a run that follows at once, and a run of the
- * timer's that delivers no more than such records (PP_SELF_FED_MAX) sets
- * no timer, so an idle CPU goes quiet.  (x86 has perf refuse to sample
- * irq_vectors:irq_work_exit for the loop it would make.)
+ * queue the next one PP_COALESCE_NS later.  Until then writers do not
+ * queue a run, unless the live readers lack half the buffer.  So the first
+ * record after a quiet while is delivered at once, and a steady stream in
+ * batches, one run per PP_COALESCE_NS rather than one interrupt per record.
+ * Sources that the delivery itself fires cannot keep the CPU busy: the
+ * interrupt and timer tracepoints around the run, ipi_exit where irq_work
+ * comes by IPI, a probe on a function it calls.  Their records wait for
+ * the timer instead of queueing a run at once, and a run from the timer
+ * that delivers no more than PP_SELF_FED_MAX records sets no timer, so an
+ * idle CPU goes quiet.  (On x86 perf refuses to sample
+ * irq_vectors:irq_work_exit, because of the loop it would make.)
  *
- * add/del run whenever the perf core reschedules the CPU's events: a reader
- * taken out keeps its position and catches up when it comes back.
+ * add/del run whenever the perf core reschedules the CPU's events.  A
+ * reader taken out keeps its position and catches up when it comes back.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -128,9 +128,9 @@ static void deliver_one(struct pp_cpu *pc, struct hlist_head *head,
 /*
  * Deliver the records between *@pos and @limit, oldest first, to the
  * readers on @head.  Records overwritten before they could be delivered
- * (or too large to be) go out as one struct perf_persistent_lost each run
- * of them.  IRQs off, on @pc's CPU.  Say why it stopped.  *@pos is read
- * locklessly by the statistics (pp_reader_backlog()).
+ * (or too large to be) go out as one struct perf_persistent_lost for each
+ * run of them.  IRQs off, on @pc's CPU.  Returns why it stopped.  The
+ * statistics read *@pos without a lock (pp_reader_backlog()).
  */
 static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 				  unsigned long *pos, unsigned long limit,
@@ -149,8 +149,8 @@ static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 		if (size == -EAGAIN)
 			return PP_WRITER;
 		/*
-		 * No slot: leave *@pos before this record, or before this
-		 * loss, which the next run finds again.
+		 * Without a slot, leave *@pos before this record or this
+		 * loss; the next run finds it again.
 		 */
 		rctx = perf_swevent_get_recursion_context();
 		if (rctx < 0)
@@ -174,13 +174,13 @@ static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 	return PP_CAUGHT_UP;
 }
 
-/* The accounted head of @buf; on its CPU, IRQs off. */
+/* The accounted head of @buf.  On its CPU, IRQs off. */
 static unsigned long accounted_head(struct pp_buffer *buf)
 {
 	return READ_ONCE(buf->done);
 }
 
-/* Have @pace queue the next run @ns from now; hardirq, on @pc's CPU. */
+/* Have @pace queue the next run @ns from now.  Hardirq, on @pc's CPU. */
 static void pp_deliver_later(struct pp_cpu *pc, u64 ns)
 {
 	WRITE_ONCE(pc->rd.deferred, true);
@@ -193,11 +193,12 @@ static void pp_deliver_later(struct pp_cpu *pc, u64 ns)
  * pp_reader_notify - a record was stored on this CPU: have it delivered
  * @pc: the persistent event on this CPU
  *
- * Called when anyone reads (pp_event_after_store()).  Queues the delivery,
- * unless a run is in progress (it decides, when it ends, how the record
- * goes out), or the timer is set to and the live readers lack less than
- * half the buffer: a small buffer must not go round while its records wait
- * for the timer.  Any context, NMI included, on @pc's CPU.
+ * Called when the CPU has readers (pp_event_after_store()).  Queues the
+ * delivery, unless a run is in progress, which decides when it ends how
+ * the record goes out.  Nor is it queued if the timer is set to queue it
+ * and the live readers lack less than half the buffer; with more, a small
+ * buffer could go round while its records wait for the timer.  Any
+ * context, NMI included, on @pc's CPU.
  */
 void pp_reader_notify(struct pp_cpu *pc)
 {
@@ -221,7 +222,7 @@ static enum pp_stop deliver_all(struct pp_cpu *pc, unsigned int *budget)
 	struct pt_regs regs;
 	enum pp_stop stop;
 
-	/* The samples' regs: the delivery's, once for the run. */
+	/* The samples carry the delivery's regs, fetched once per run. */
 	memset(&regs, 0, sizeof(regs));
 	perf_fetch_caller_regs(&regs);
 
@@ -256,9 +257,10 @@ static enum pp_stop deliver_all(struct pp_cpu *pc, unsigned int *budget)
 }
 
 /*
- * Hardirq, IRQs off, on @pc's CPU.  Only NMI writers run meanwhile (and
- * writers the run itself fires, a probe on a function it calls say): they
- * find @delivering set and leave the queueing to pp_deliver_delay().
+ * Hardirq, IRQs off, on @pc's CPU.  Only NMI writers can run meanwhile,
+ * besides the writers the run itself fires (a probe on a function it
+ * calls, say).  They find @delivering set and leave the queueing to
+ * pp_deliver_delay().
  */
 static void pp_deliver(struct irq_work *work)
 {
@@ -290,8 +292,9 @@ static enum hrtimer_restart pp_pace(struct hrtimer *timer)
 	struct pp_cpu *pc = container_of(timer, struct pp_cpu, rd.pace);
 
 	/*
-	 * Migrated off a CPU going offline: its readers were taken out
-	 * (pp_reader_del) and are requeued when they are added again.
+	 * The timer may have migrated off a CPU going offline.  Its readers
+	 * were taken out there (pp_reader_del()) and queue a run when they
+	 * are added again.
 	 */
 	WRITE_ONCE(pc->rd.deferred, false);
 	if (smp_processor_id() == pc->cpu) {
@@ -307,9 +310,11 @@ static enum hrtimer_restart pp_pace(struct hrtimer *timer)
  *
  * 0 when every reader scheduled in on the CPU has every record accounted
  * there.  While a reader still replays the history, the whole history
- * held is counted: an upper bound, exact once all readers are live.
+ * held is counted, so the result is an upper bound until all readers are
+ * live.
  *
- * Any context; reads the CPU's fields locklessly: a snapshot.
+ * Any context.  It reads the CPU's fields without a lock, so the result is
+ * a snapshot.
  */
 unsigned long pp_reader_backlog(struct pp_cpu *pc)
 {
@@ -332,11 +337,12 @@ void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu)
 	INIT_HLIST_HEAD(&pc->rd.live);
 	/*
 	 * A hard irq_work, so that it runs in hardirq context with interrupts
-	 * off on PREEMPT_RT as well.  There init_irq_work() gives a work run
-	 * by a preemptible per-CPU thread (irq_workd): its list walks would
-	 * race the PMU's add/del, and each run would be two context switches,
-	 * recorded by any persistent event on sched:sched_switch, whose records
-	 * queue the next run: a loop at real-time priority.
+	 * off on PREEMPT_RT as well.  There, init_irq_work() gives a work
+	 * that a preemptible per-CPU thread (irq_workd) runs.  Its list walks
+	 * would race with the PMU's add/del, and each run would be two
+	 * context switches.  A persistent event on sched:sched_switch would
+	 * record them, and its records would queue the next run: a loop at
+	 * real-time priority.
 	 */
 	pc->rd.deliver = IRQ_WORK_INIT_HARD(pp_deliver);
 	pp_hrtimer_setup(&pc->rd.pace, pp_pace, CLOCK_MONOTONIC,
@@ -345,8 +351,8 @@ void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu)
 }
 
 /*
- * Wait for deliveries still running or paced; no reader is left, so none
- * is started again.  Process context.
+ * Wait for deliveries that are still running or paced.  No reader is
+ * left, so none is started again.  Process context.
  */
 void pp_reader_cpu_sync(struct pp_cpu *pc)
 {
@@ -407,7 +413,7 @@ void pp_reader_add(struct perf_event *event)
 	struct pp_cpu *pc = r->pc;
 
 	if (!r->started && !r->history) {
-		/* Live only: from the newest record accounted now. */
+		/* Without history, start after the newest record accounted. */
 		r->pos = accounted_head(pc->buf);
 		r->started = true;
 	}
@@ -426,7 +432,7 @@ void pp_reader_del(struct perf_event *event)
 
 	hlist_del_rcu(&event->hlist_entry);
 	if (r->live) {
-		/* It has what the live readers have: resume from there. */
+		/* It has what the live readers have, so resume from there. */
 		r->pos = pc->rd.live_pos;
 		r->live = false;
 		WRITE_ONCE(pc->rd.nr_live, pc->rd.nr_live - 1);
@@ -453,7 +459,7 @@ int pp_readers_init(void)
 	return 0;
 }
 
-/* Module exit: no reader exists (each pins the module). */
+/* Module exit.  No reader exists, because each one pins the module. */
 void pp_readers_exit(void)
 {
 	unsigned int cpu;

@@ -25,13 +25,14 @@ struct pp_event;
  * @nr_readers: readers added on this CPU (read locklessly elsewhere)
  * @nr_live: those of them on @live
  * @deliver: delivers records to the readers, on this CPU
- * @pace: queues @deliver again a while later: after a run that left
- *	history to replay, so that a reader's consumer keeps up, and after a
- *	run that delivered, so that records that follow go out together
- *	(pinned to this CPU)
- * @deferred: @pace is set to queue @deliver: writers need not queue it
- * @paced: @pace queued the run of @deliver to come
- * @delivering: a run of @deliver is in progress: writers leave it to it
+ * @pace: a timer pinned to this CPU that queues @deliver again a while
+ *	later.  It is set after a run that left history to replay, so that a
+ *	reader's consumer keeps up, and after a run that delivered, so that
+ *	the records that follow go out together
+ * @deferred: @pace is set to queue @deliver, so writers need not queue it
+ * @paced: @pace queued the run of @deliver that comes next
+ * @delivering: a run of @deliver is in progress; writers leave the
+ *	queueing to it
  * @fed: a writer stored a record during that run
  * @lost: bytes of records overwritten before a reader here received them
  *	(read locklessly elsewhere)
@@ -61,10 +62,10 @@ struct pp_reader_cpu {
 #define PP_DELIVER_BUDGET	64
 
 /*
- * Pause between runs while records are left after a run's budget: history
- * replayed, or a backlog of live ones: PP_DELIVER_BUDGET records per
- * 250 us, 256k records/s (writers that find half the buffer undelivered
- * queue runs sooner).
+ * The pause between runs while records are left once a run's budget is
+ * spent, whether history to replay or a backlog of live records.
+ * PP_DELIVER_BUDGET records per 250 us make 256k records/s.  Writers that
+ * find half the buffer undelivered queue runs sooner.
  */
 #define PP_PACE_NS		(250 * NSEC_PER_USEC)
 
@@ -72,9 +73,9 @@ struct pp_reader_cpu {
 #define PP_COALESCE_NS		NSEC_PER_MSEC
 
 /*
- * A run started by the timer that delivers no more than this was fed by
- * the interrupts of the delivery itself (the timer's, the irq_work's),
- * or by nothing at all: it sets no timer.
+ * A run started by the timer that delivers no more than this many records
+ * was fed only by the interrupts of the delivery itself (the timer's and
+ * the irq_work's), or by nothing at all.  Such a run sets no timer.
  */
 #define PP_SELF_FED_MAX		8
 
@@ -94,16 +95,16 @@ enum pp_stop {
  * @fed: records were stored on the CPU while it ran (their writers left
  *	the queueing to it)
  *
- * A run never queues itself again at once: it would come back before the
+ * A run never queues itself again at once.  It would come back before the
  * interrupted context could go on, and a writer in mid-commit (PP_WRITER)
  * or a source that the run itself fires would keep the CPU in interrupts
- * for good.  Records left are paced; the interrupted writer's commit
- * queues a run itself.  A run that delivered sets the timer so that
- * records that follow go out together, except a run of the timer's that
- * delivered only what the delivery's own interrupts recorded: that would
- * set the timer again and again on an idle CPU.
+ * for ever.  Records that are left are paced, and an interrupted writer's
+ * commit queues a run itself.  A run that delivered sets the timer so that
+ * the records that follow go out together.  The exception is a run from
+ * the timer that delivered only what the delivery's own interrupts
+ * recorded, which would set the timer again and again on an idle CPU.
  *
- * Return: nanoseconds from now, or 0: no timer (writers queue the run).
+ * Return: nanoseconds from now, or 0 for no timer (writers queue the run).
  */
 static inline u64 pp_deliver_delay(enum pp_stop stop, unsigned int delivered,
 				   bool by_timer, bool fed)

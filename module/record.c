@@ -9,16 +9,16 @@
  * buffer (valid only during the call); only a record that wraps round the
  * end of the data area is assembled on the stack.
  *
- * The handler gets the sample data unprepared: perf_sample_data_init() set
- * only sample_flags, period and (when non-zero) addr; raw is set when
+ * The handler gets the sample data unprepared.  perf_sample_data_init()
+ * set only sample_flags, period and (when non-zero) addr; raw is set when
  * sample_flags has PERF_SAMPLE_RAW.  RAW data is a chain of fragments,
- * each copied with its own copy function when it has one, the last one
- * the one perf_raw_frag_last() says: since 6.3 perf_sample_save_raw_data()
- * has stored the padding in its ->pad, which shares ->next's storage, so
- * ->next of the last fragment is not NULL there.  Everything else is taken
- * here: the IP
- * from @regs, pid/tid from current, the time from local_clock() (perf's
- * clock), the CPU from smp_processor_id().
+ * each copied with its own copy function when it has one.  The last
+ * fragment is the one perf_raw_frag_last() says.  Since 6.3,
+ * perf_sample_save_raw_data() stores the padding in the last fragment's
+ * ->pad, which shares ->next's storage, so that ->next is not NULL.
+ * Everything else is taken here: the IP from @regs, pid and tid from
+ * current, the time from local_clock() (perf's clock), and the CPU from
+ * smp_processor_id().
  *
  * An event whose attr asks for comm also gets PERF_RECORD_COMM records:
  * before a record of a task its buffer has no recent COMM record of, one
@@ -82,8 +82,8 @@ static u32 raw_payload_size(const struct perf_sample_data *data)
 
 /*
  * Copy bytes [@off, @off + @len) of @frag to @dst, with the fragment's
- * copy function when it has one (it returns what it could not copy: that
- * part is zeroed, not left stale).
+ * copy function when it has one.  That function returns how much it could
+ * not copy, and that part is zeroed rather than left stale.
  */
 static void copy_frag(void *dst, const struct perf_raw_frag *frag,
 		      unsigned long off, unsigned long len)
@@ -186,7 +186,7 @@ noinline void pp_record_comm(struct pp_buffer *buf,
 	bool end = false;
 	unsigned int i;
 
-	/* Read racily as perf does: a rename may be under way; pad it. */
+	/* Read racily, as perf does.  A rename may be under way, so pad it. */
 	for (i = 0; i < TASK_COMM_LEN; i++) {
 		comm[i] = end ? 0 : READ_ONCE(task->comm[i]);
 		end |= !comm[i];
@@ -234,8 +234,9 @@ noinline void pp_record_comm(struct pp_buffer *buf,
 
 /*
  * The header and the fixed-size fields of a sample the overflow handler
- * got.  The time is taken here, after the space is reserved: the time the
- * record got its place, so records are ordered by time from the head.
+ * got.  The time is taken here, after the space is reserved, so that it is
+ * the time the record got its place and records are ordered by time from
+ * the head.
  */
 static __always_inline void fill_fixed(u64 *p,
 				       const struct pp_record_fmt *fmt,
@@ -254,9 +255,9 @@ static __always_inline void fill_fixed(u64 *p,
 }
 
 /*
- * The record at @pos wraps round the end of the data area (once per lap):
- * assemble the fixed part on the stack and copy piecewise.  Out of line, so
- * that the common path has no stack buffer to set up.
+ * The record at @pos wraps round the end of the data area, which happens
+ * once per lap.  Assemble the fixed part on the stack and copy it
+ * piecewise.  Out of line, so that the common path sets up no stack buffer.
  */
 static noinline void write_wrapped(struct pp_buffer *buf, unsigned long pos,
 				   const struct pp_record_fmt *fmt,
@@ -317,9 +318,9 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 			return -E2BIG;
 		}
 		/*
-		 * As perf: the u32 size counts the payload and the padding
-		 * that aligns the field to 8 bytes; with no payload, a size
-		 * of 4 and 4 zero bytes.
+		 * As in perf, the u32 size counts the payload and the padding
+		 * that aligns the field to 8 bytes.  Without a payload the
+		 * size is 4, followed by 4 zero bytes.
 		 */
 		raw_pad = ALIGN(sizeof(u32) + (raw_size ?: sizeof(u32)), sizeof(u64)) -
 			  sizeof(u32) - raw_size;

@@ -87,8 +87,8 @@ static __always_inline bool pp_record_prepare(struct pp_buffer *buf,
  * @addr: the ADDR field
  * @period: the PERIOD field
  *
- * The fields in perf's order (perf_output_sample()); pid and tid of
- * current, the CPU this runs on.  Any context.
+ * The fields go in perf's order (perf_output_sample()).  pid and tid are
+ * current's, and the CPU is the one this runs on.  Any context.
  */
 static __always_inline void pp_record_fill_fixed(u64 *p, u64 type, u64 id,
 						 unsigned int size, u16 misc,

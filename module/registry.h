@@ -41,7 +41,8 @@ enum pp_owner {
  * @name: unique name
  * @owner: who holds the owner reference; under the registry lock
  * @owner_file: the owning file while @owner is PP_OWNER_FILE
- * @listed: visible to lookups; under the registry lock, read locklessly
+ * @listed: visible to lookups; written under the registry lock and read
+ *	without it
  * @node: on the registry's @reserved list from reserve to publish or
  *	cancel; on a caller's list after pp_registry_take_*()
  * @release: frees the containing object, at the earliest an RCU grace

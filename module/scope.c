@@ -4,14 +4,14 @@
  *
  * TASK.  perf_event_create_kernel_counter(attr, -1, task, ...) gives a
  * task counter, and perf's fork path inherits it as it inherits a user's
- * event (the attr's inherit, inherit_thread, remove_on_exec, sigtrap): the
- * children call our overflow handler with our context.  A pid names one
- * thread, so each thread the process has gets its own counter, as "perf
- * record -p" opens one per thread; threads created meanwhile by a thread
- * not yet covered are missed, as there.  perf tells a kernel counter's
- * owner nothing when its task exits, and a counter may move to a child's
- * context (perf swaps equivalent contexts at context switch): whether the
- * target exited is asked of its struct pid.
+ * event (following the attr's inherit, inherit_thread, remove_on_exec and
+ * sigtrap).  The inherited copies call our overflow handler with our
+ * context.  A pid names one thread, so each thread of the process gets its
+ * own counter, as "perf record -p" opens one per thread.  As there, threads
+ * created meanwhile by a thread not yet covered are missed.  perf tells a
+ * kernel counter's owner nothing when its task exits, and a counter may
+ * move to a child's context, because perf swaps equivalent contexts at
+ * context switch.  So whether the target exited is asked of its struct pid.
  *
  * Permissions.  CREATE needs CAP_PERFMON, which passes perf's own test for
  * a task target (perf_check_permission(): CAP_PERFMON, or ptrace access);
@@ -25,9 +25,9 @@
  * the CPU counters count every task and the record path keeps the records
  * of tasks in the cgroup (pp_scope_admits()).
  *
- * Contexts: pp_scope_admits() any context; everything else process
- * context.  pp_scope_resolve() runs in the CREATE ioctl: pids, fds and
- * paths are the caller's.
+ * Contexts: pp_scope_admits() runs in any context, everything else in
+ * process context.  pp_scope_resolve() runs in the CREATE ioctl, so pids,
+ * fds and paths are the caller's.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -104,11 +104,11 @@ static int scope_cgroup(struct pp_scope *s, s32 fd, u64 upath)
  * @target: the pid, the cgroup directory's fd, or -1 (see the UAPI header)
  * @path: user pointer to a cgroup's path, or 0
  *
- * Process context, the CREATE ioctl's: the pid, fd and path are resolved
+ * Process context, in the CREATE ioctl: the pid, fd and path are resolved
  * in the caller's namespaces and file table.
  *
- * Return: 0; -EINVAL (unknown @kind, or @target and @path not as it
- * wants), -ESRCH (no such process), -EBADF (not a cgroup v2 directory),
+ * Return: 0; -EINVAL (unknown @kind, or @target and @path not as @kind
+ * requires), -ESRCH (no such process), -EBADF (not a cgroup v2 directory),
  * -ENOENT or -ENOTDIR (no such cgroup path), -EFAULT.
  */
 int pp_scope_resolve(struct pp_scope *s, u32 kind, s32 target, u64 path)
@@ -162,9 +162,9 @@ int pp_scope_attr_check(const struct pp_scope *s,
 		return -EINVAL;
 	/*
 	 * Intel's event_init asks perf_allow_cpu() of the current task for
-	 * the AnyThread bit: the forking task, for an inherited copy.  (A
-	 * hybrid PMU named by its own type is refused when the source is
-	 * probed, in event.c.)
+	 * the AnyThread bit, and for an inherited copy that is the forking
+	 * task.  A hybrid PMU named by its own type is refused when the
+	 * source is probed (pp_event_probe_counter()).
 	 */
 	if (task && attr->inherit && IS_ENABLED(CONFIG_X86) &&
 	    attr->type == PERF_TYPE_RAW && (attr->config & PP_X86_ANY_THREAD))
@@ -187,9 +187,10 @@ void pp_scope_put(struct pp_scope *s)
 }
 
 /*
- * The threads of the process @s targets, with a reference each, into
- * @tasks (capacity @max).  Return: how many it has (more than @max: call
- * again with room), or -ESRCH if it has exited.
+ * Put the threads of the process @s targets into @tasks, which has room
+ * for @max, with a reference on each.  Return: how many threads it has,
+ * which may be more than @max (call again with more room then), or -ESRCH
+ * if it has exited.
  */
 static int scope_threads(struct pp_scope *s, struct task_struct **tasks,
 			 unsigned int max)
@@ -285,7 +286,7 @@ int pp_scope_task_start(struct pp_scope *s, struct perf_event_attr *attr,
 		counter = perf_event_create_kernel_counter(attr, -1, tasks[i],
 							   handler, context);
 		if (IS_ERR(counter)) {
-			/* Exited since the walk: nothing to cover. */
+			/* The thread exited after the walk: nothing to cover. */
 			if (PTR_ERR(counter) == -ESRCH)
 				continue;
 			ret = PTR_ERR(counter);
@@ -308,8 +309,9 @@ put_leader:
 
 /*
  * Release the task counters, keeping their counts (inherited children's
- * included).  Process context; the caller holds its event's sync_lock
- * (event.c takes it around the call: this file does not know the event).
+ * included).  Process context.  The caller holds its event's sync_lock;
+ * event.c takes it around the call, because this file does not know the
+ * event.
  * Overflow handlers of the counters and their children may still be
  * running on other CPUs until a grace period has passed.
  */
@@ -342,8 +344,8 @@ u64 pp_scope_task_count(struct pp_scope *s)
 }
 
 /*
- * Has the target process exited: are its threads all gone, its leader a
- * zombie or reaped?  Any process context.
+ * Has the target process exited, that is, are its threads all gone and
+ * its leader a zombie or reaped?  Any process context.
  */
 bool pp_scope_exited(const struct pp_scope *s)
 {
@@ -359,7 +361,7 @@ bool pp_scope_exited(const struct pp_scope *s)
 	return exited;
 }
 
-/* The target's pid in the caller's pid namespace (0: none there). */
+/* The target's pid in the caller's pid namespace, or 0 if it has none. */
 pid_t pp_scope_target_vnr(const struct pp_scope *s)
 {
 	return s->pid ? pid_vnr(s->pid) : 0;

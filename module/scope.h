@@ -29,7 +29,7 @@ struct pid;
  * struct pp_scope - whose activity an event records
  * @kind: PERF_PERSISTENT_SCOPE_*
  * @pid: TASK: the target process (the struct pid of its thread group)
- * @cgrp: CGROUP: the cgroup, whose tasks and descendants' are recorded
+ * @cgrp: CGROUP: the cgroup; its tasks and its descendants' are recorded
  * @counters: TASK: one task counter per thread the process had when the
  *	event started (perf carries them into threads and children created
  *	later, as the source attr says)
@@ -63,14 +63,14 @@ u64 pp_scope_cgroup_id(const struct pp_scope *s);
 int pp_scope_show(const struct pp_scope *s, char *buf, size_t len);
 
 /*
- * Is the record of the task running here one the scope keeps?  Only a
- * cgroup scope filters.  Any context, NMI included, preemption off (a
- * tracepoint's probe, an overflow handler): the running task's css_set
- * is published with RCU and freed after a grace period, which waits for
- * preemption-off sections since the RCU flavours were consolidated, so no
- * rcu_read_lock() is needed (task_css_set()'s check accepts
- * rcu_read_lock_sched_held()).  The ancestry test is a load and a
- * compare (cgroup_is_descendant()); @cgrp is held by the scope.
+ * Does the scope keep the record of the task running here?  Only a cgroup
+ * scope filters.  Any context, NMI included, with preemption off (a
+ * tracepoint's probe or an overflow handler).  The running task's css_set
+ * is published with RCU and freed after a grace period.  Since the RCU
+ * flavours were consolidated, a grace period also waits for sections with
+ * preemption off, so no rcu_read_lock() is needed; task_css_set()'s check
+ * accepts rcu_read_lock_sched_held().  The ancestry test is a load and a
+ * compare (cgroup_is_descendant()), and the scope holds @cgrp.
  */
 static __always_inline bool pp_scope_admits(const struct pp_scope *s)
 {

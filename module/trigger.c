@@ -8,10 +8,13 @@
  *   storing --trigger fires, after M--> counting --M records stored--^
  *   frozen/counting --THAW (pp_freeze_thaw)--> storing
  *
- * and of one trigger: armed --count-th record of its source--> fired,
- * fired --REARM (pp_trigger_rearm)--> armed.  Every transition but
- * thaw and rearm runs in the record path: any context, NMI included, on
- * any CPU at once; they use atomics and cmpxchg() only.
+ * The state machine of one trigger:
+ *
+ *   armed --count-th record of its source--> fired --REARM (pp_trigger_rearm)--> armed
+ *
+ * Every transition except thaw and rearm runs in the record path, in any
+ * context including NMI and on several CPUs at once, so they use atomics
+ * and cmpxchg() only.
  */
 
 #include <linux/atomic.h>
@@ -40,8 +43,9 @@ void pp_freeze_now(struct pp_freeze *f, u64 now)
 /**
  * pp_freeze_after - freeze after @after more records are stored
  * @f: the target
- * @after: records still stored; 0 freezes at once; above
- *	PP_TRIGGER_AFTER_MAX, that many (the countdown is signed)
+ * @after: records still to store; 0 freezes at once.  A value above
+ *	PP_TRIGGER_AFTER_MAX counts as PP_TRIGGER_AFTER_MAX, because the
+ *	countdown is signed
  * @now: the time, for a freeze at once
  *
  * Any context.  A target counting down already starts again from @after.
@@ -53,7 +57,7 @@ void pp_freeze_after(struct pp_freeze *f, u64 after, u64 now)
 		return;
 	}
 	atomic64_set(&f->left, min(after, PP_TRIGGER_AFTER_MAX));
-	/* The count before the flag: pairs with pp_freeze_stored(). */
+	/* Set the count before the flag; pairs with pp_freeze_counting(). */
 	smp_store_release(&f->counting, 1);
 }
 
@@ -62,7 +66,7 @@ void pp_freeze_after(struct pp_freeze *f, u64 after, u64 now)
  * @f: the target
  * @now: the time, should this record be the last
  *
- * Any context, after each record stored: counts down a target that is
+ * Any context, after each record stored.  Counts down a target that is
  * counting, and freezes it after its last record.
  */
 void pp_freeze_stored(struct pp_freeze *f, u64 now)
@@ -91,8 +95,8 @@ void pp_freeze_thaw(struct pp_freeze *f)
  * @t: the trigger
  * @now: the time (local_clock())
  *
- * Any context.  Fires on the count-th record since arming, once: every
- * target freezes, or starts counting down its post-trigger records.
+ * Any context.  Fires once, on the count-th record since arming: every
+ * target then freezes, or starts counting down its post-trigger records.
  *
  * Return: true if this record fired it.
  */
@@ -100,7 +104,7 @@ bool pp_trigger_hit(struct pp_trigger *t, u64 now)
 {
 	unsigned int i;
 
-	/* Past the count: fired already, nothing to do but not to wrap. */
+	/* Past the count it has fired already; don't let @hits wrap. */
 	if (atomic64_read(&t->hits) >= t->count)
 		return false;
 	if (atomic64_inc_return(&t->hits) != t->count)

@@ -3,11 +3,12 @@
  * Triggers: a persistent event whose records freeze other events, so that
  * the history that led up to an incident is kept.
  *
- * The record path runs them, in any context including NMI: no lock, no
- * allocation, bounded work (one atomic per record of a source, one per
- * target when it fires).  Setting, replacing and removing triggers, and
- * thawing, run in process context under the registry lock; a trigger is
- * freed after a grace period (the record path reads it under RCU).
+ * The record path runs them in any context, NMI included, so they take no
+ * lock, allocate nothing and do bounded work: one atomic per record of a
+ * source, and one per target when the trigger fires.  Setting, replacing
+ * and removing triggers, and thawing, run in process context under the
+ * registry lock.  The record path reads a trigger under RCU, so it is
+ * freed after a grace period.
  */
 #ifndef _PERF_PERSISTENT_TRIGGER_H
 #define _PERF_PERSISTENT_TRIGGER_H
@@ -51,8 +52,8 @@ struct pp_freeze {
  * @after: each target stores this many more records, then freezes (at
  *	most PP_TRIGGER_AFTER_MAX)
  * @hits: records of the source since it was armed (that matched @filter)
- * @filter: only records of the source that match count, or NULL: all
- *	(filter.h; owned by the trigger)
+ * @filter: only the source's records that match it count, or NULL for all
+ *	of them (filter.h); the trigger owns it
  * @nr: number of @targets
  * @targets: what each target freezes, and the target itself (an opaque
  *	pointer its owner keeps a reference through)
@@ -78,7 +79,7 @@ static inline bool pp_freeze_stores(const struct pp_freeze *f)
 /* Is the event counting down its post-trigger records?  Any context. */
 static inline bool pp_freeze_counting(const struct pp_freeze *f)
 {
-	/* The flag before the count: pairs with pp_freeze_after(). */
+	/* Read the flag before the count; pairs with pp_freeze_after(). */
 	return unlikely(smp_load_acquire(&f->counting));
 }
 
