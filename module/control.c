@@ -40,8 +40,9 @@
 #include "ops.h"
 
 /*
- * Copy a struct that starts with its u32 size: sizes below @ver0 are
- * -EINVAL, larger ones than the kernel knows need a zero tail (-E2BIG).
+ * Copy a struct that starts with its u32 size.  A size below @ver0 is
+ * -EINVAL.  A struct larger than the kernel knows needs a zero tail, or
+ * the copy fails with -E2BIG.
  */
 static int copy_sized(void *dst, size_t ksize, const void __user *src,
 		      size_t ver0, u32 *usize)
@@ -121,7 +122,7 @@ static long pp_ioc_create(struct file *file, void __user *argp)
 }
 
 /*
- * The filter of a TRIGGER argument, checked; NULL if it has none.  The
+ * The filter of a TRIGGER argument, checked, or NULL if it has none.  The
  * text is kept for display only.
  */
 static struct pp_filter *copy_filter(const struct perf_persistent_trigger *t)
@@ -335,8 +336,8 @@ static unsigned int pp_ioctl_cmd(unsigned int cmd)
 
 /*
  * WATCH and WATCH_OVERFLOW.  Notices of freezes and triggers need no
- * capability; overflow notices tell when an event records, as its counts
- * do, and need the right to monitor the system.
+ * capability.  Overflow notices tell when an event records, as its counts
+ * do, so they need the right to monitor the system.
  */
 static int pp_ioc_watch(struct file *file, u32 id, bool overflows)
 {
@@ -395,9 +396,9 @@ static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 }
 
 /*
- * A mapping of a buffer holds a reference on its event: destroying a
- * mapped event frees the buffer at the last unmap.  open runs when a
- * mapping is split or copied by fork.
+ * A mapping of a buffer holds a reference on its event, so a mapped event
+ * that is destroyed frees the buffer at the last unmap.  ->open() runs
+ * when a mapping is split or copied by fork.
  */
 static void pp_vm_open(struct vm_area_struct *vma)
 {
@@ -422,19 +423,20 @@ static const struct vm_operations_struct pp_vm_ops = {
  * @vma: offset PERF_PERSISTENT_MMAP_OFFSET(id, cpu, PAGE_SIZE), length one
  *	page plus the buffer size
  *
- * Zero copy: the control page and the data pages the writers write.  Any
- * number of processes may map the same buffer.  Process context.
+ * Zero copy: the mapping shows the control page and the very data pages
+ * that the writers write.  Any number of processes may map the same
+ * buffer.  Process context.
  *
- * Reading needs no capability: whoever could open the device (read access
- * suffices for a shared read-only mapping) may read the records.  Its mode
- * is the policy, root's alone by default, an operator group's by a udev
- * rule, as tracefs' mode and gid= decide who reads trace buffers; every
- * verb that changes something needs CAP_PERFMON (pp_ioctl()).
+ * Reading needs no capability: whoever could open the device may read the
+ * records (read access suffices for a shared read-only mapping).  The
+ * device's mode is the policy: root alone by default, or an operator group
+ * through a udev rule, as tracefs' mode and gid= decide who reads trace
+ * buffers.  Every verb that changes something needs CAP_PERFMON
+ * (pp_ioctl()).
  *
- * Return: 0; -EACCES for a
- * writable mapping; -EINVAL for a wrong length or CPU; -ENOENT for an
- * unknown (or destroyed) event; -ENODEV if the event has no buffer on
- * that CPU (it was never online).
+ * Return: 0; -EACCES for a writable mapping; -EINVAL for a wrong length
+ * or CPU; -ENOENT for an unknown (or destroyed) event; -ENODEV if the
+ * event has no buffer on that CPU (it was never online).
  */
 static int pp_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -459,7 +461,7 @@ static int pp_mmap(struct file *file, struct vm_area_struct *vma)
 	if (vma->vm_end - vma->vm_start != PAGE_SIZE + buf->size)
 		goto err_put;
 
-	/* Read-only for good: no mprotect(PROT_WRITE) later. */
+	/* Read-only for good: a later mprotect(PROT_WRITE) must fail. */
 	pp_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
 	ret = pp_buffer_mmap(buf, vma);
 	if (ret)
@@ -473,10 +475,9 @@ err_put:
 	return ret;
 }
 
-/* Closing the file destroys the events it owns; open took nothing else. */
 /*
- * misc_open() left the miscdevice in private_data; here it is the file's
- * watcher (notify.c), none yet.
+ * misc_open() left the miscdevice in private_data.  From here on that
+ * field holds the file's watcher (notify.c), and there is none yet.
  */
 static int pp_open(struct inode *inode, struct file *file)
 {
@@ -484,6 +485,7 @@ static int pp_open(struct inode *inode, struct file *file)
 	return nonseekable_open(inode, file);
 }
 
+/* Closing the file destroys the events it owns; open took nothing else. */
 static int pp_release(struct inode *inode, struct file *file)
 {
 	pp_ops_release_file(file);

@@ -11,13 +11,13 @@
  *   crash_dump_kb=  bytes of records per event, shared by its CPUs
  *                   (default 16; writable)
  *
- * Contexts: the notifiers run on the crashing CPU with the other CPUs
- * stopped, possibly mid-record, and any lock possibly held: nothing here
- * takes a lock or allocates.  The events are found under RCU (the
- * registry's xarray); a CPU whose buffer a writer is in is skipped and
- * named in the dump.  The format text of a tracepoint source is made when
- * the event is created (process context), from the same definition tracefs
- * prints it from.
+ * Contexts: the notifiers run on the crashing CPU.  The other CPUs are
+ * stopped, possibly in the middle of a record, and any lock may be held,
+ * so nothing here takes a lock or allocates.  The events are found under
+ * RCU, in the registry's xarray.  A CPU whose buffer a writer is in is
+ * skipped and named in the dump.  The format text of a tracepoint source
+ * is made when the event is created (process context), from the same
+ * definition tracefs prints it from.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -73,7 +73,7 @@ static __printf(2, 3) void text_add(struct pp_text *t, const char *fmt, ...)
  * kernel/trace/trace_events.c), from the event's field definitions: the
  * common fields of struct trace_entry, then each field aligned after the
  * last, then the print format.  Events that define their fields with code
- * (syscalls, kprobes) have no such definitions: none is made.
+ * (syscalls, kprobes) have no such definitions, and get no text.
  *
  * Process context.
  *
@@ -115,7 +115,7 @@ char *pp_dump_format(struct trace_event_call *call)
 		offset += f->size;
 	}
 	text_add(&t, "\nprint fmt: %s\n", call->print_fmt);
-	/* vsnprintf() says what it would have written: room for the NUL? */
+	/* vsnprintf() returns what it would have written; room for the NUL? */
 	if (t.len >= t.size)
 		goto none;
 	return t.buf;
@@ -124,7 +124,7 @@ none:
 	return NULL;
 }
 
-/* One dump at a time, once per boot: its line and chunk buffers. */
+/* The line and chunk buffers of the one dump a boot writes. */
 static atomic_t pp_dumped = ATOMIC_INIT(0);
 static char pp_line[PP_DUMP_LINE_MAX];
 static u8 pp_chunk[PP_DUMP_CHUNK];
@@ -136,7 +136,7 @@ static void emit(void)
 	pp_seq++;
 }
 
-/* @len bytes of @kind ('F', 'R') at @data or, for 'R', in @buf at @pos. */
+/* Emit @len bytes as @kind lines ('F', 'R'), from @data or from @buf at @pos. */
 static void emit_data(char kind, u32 id, int cpu, const void *data,
 		      struct pp_buffer *buf, unsigned long pos,
 		      unsigned long len)
@@ -156,8 +156,8 @@ static void emit_data(char kind, u32 id, int cpu, const void *data,
 }
 
 /*
- * The tasks of the buffer's COMM records cache: names for records whose
- * COMM record is older than what the dump holds.
+ * Emit the tasks in the buffer's cache of COMM records.  They name the
+ * records whose COMM record is older than what the dump holds.
  */
 static void dump_tasks(u32 id, unsigned int cpu, struct pp_buffer *buf)
 {
@@ -176,7 +176,7 @@ static void dump_tasks(u32 id, unsigned int cpu, struct pp_buffer *buf)
 	}
 }
 
-/* The event's lines; the registry's RCU read side held. */
+/* Emit the event's lines.  The registry's RCU read side is held. */
 static void dump_event(struct pp_event *ev)
 {
 	unsigned long budget = (unsigned long)crash_dump_kb << 10;
@@ -214,7 +214,7 @@ static void dump_event(struct pp_event *ev)
 	}
 }
 
-/* Write the dump, once per boot.  The crashing CPU; any context. */
+/* Write the dump, once per boot.  On the crashing CPU, in any context. */
 static void pp_dump(const char *reason)
 {
 	if (!READ_ONCE(crash_dump) || atomic_xchg(&pp_dumped, 1))
@@ -245,7 +245,7 @@ static int pp_die_notify(struct notifier_block *nb, unsigned long event,
 
 static struct notifier_block pp_panic_nb = {
 	.notifier_call	= pp_panic_notify,
-	/* Before kmsg_dump() in any case; early among the notifiers. */
+	/* All run before kmsg_dump(); this one runs early among them. */
 	.priority	= INT_MAX - 1,
 };
 

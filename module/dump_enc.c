@@ -3,8 +3,8 @@
  * perf-persistent: crash-dump encoding (dump.h): the text lines of a dump,
  * and which records of a buffer a dump of bounded size holds.
  *
- * Any context, the panicking CPU included: no lock, no allocation, work
- * bounded by the bytes dumped.
+ * Any context, the panicking CPU included.  Nothing here takes a lock or
+ * allocates, and the work is bounded by the bytes dumped.
  */
 
 #include <linux/crc32.h>

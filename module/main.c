@@ -155,7 +155,7 @@ static void take_entries(const char *list, const char *param,
 	kfree(copy);
 }
 
-/* SOURCE's targets from "T1+T2" or "*"; the number of ids, or -errno. */
+/* Parse SOURCE's targets, "T1+T2" or "*".  Return the number of ids or -errno. */
 static int load_trigger_targets(char *list, u32 source, u32 *ids)
 {
 	char *name;
@@ -266,7 +266,7 @@ static int __init pp_init(void)
 	ret = pp_direct_init();
 	if (ret)
 		goto err_readers;
-	/* The registry first: the PMU's event_init looks events up in it. */
+	/* The registry first, because the PMU's event_init looks events up in it. */
 	ret = pp_events_init();
 	if (ret)
 		goto err_direct;

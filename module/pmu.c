@@ -6,9 +6,8 @@
  * perf_event_open(type = <dynamic type>, config = <event id>, pid = -1,
  * cpu = N).  The PMU finds the event, checks the opener's right to its
  * records and holds a reference on it for the reader; reader.c delivers
- * the records.  The PMU has no hardware: it is
- * registered with a dynamic type and an invalid task context, so only
- * CPU-wide events reach it.
+ * the records.  The PMU has no hardware.  It is registered with a dynamic
+ * type and an invalid task context, so only CPU-wide events reach it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -51,16 +50,16 @@ static void pp_pmu_event_destroy(struct perf_event *event)
 }
 
 /*
- * May the opener of a reader receive @ev's records on @cpu?  Exactly what a
- * CPU-wide event on the source would give it.  The perf core has applied
- * its CPU-wide rule to the reader (perf_event_paranoid <= 0 or CAP_PERFMON;
- * that also covers kernel-mode samples, allowed up to 1).  What is left is
- * the source PMU's own rule for RAW data, the tracepoint's being
- * perf_event_paranoid -1 or CAP_PERFMON, and the LSM's word.  Neither the
- * sysctl nor the LSM hook is exported, so ask perf: create the source's
- * counter, disabled, on @cpu as the opener; the PMU checks the credentials
- * of current.  Whatever the source's type: a rule of another PMU for its
- * RAW data applies as well.
+ * May the opener of a reader receive @ev's records on @cpu?  Exactly when
+ * a CPU-wide event on the source would give them to it.  The perf core has
+ * applied its CPU-wide rule to the reader already: perf_event_paranoid
+ * <= 0 or CAP_PERFMON, which also covers kernel-mode samples (allowed up
+ * to 1).  What is left is the source PMU's own rule for RAW data (for a
+ * tracepoint, perf_event_paranoid -1 or CAP_PERFMON) and the LSM's
+ * verdict.  Neither the sysctl nor the LSM hook is exported, so ask perf:
+ * create the source's counter, disabled, on @cpu as the opener, and its
+ * PMU checks the credentials of current.  This is done whatever the
+ * source's type, so that another PMU's rule for its RAW data applies too.
  * Process context.
  */
 static int pp_pmu_may_receive(struct pp_event *ev, int cpu)
@@ -84,8 +83,9 @@ static int pp_pmu_may_receive(struct pp_event *ev, int cpu)
  * perf_event_open().
  *
  * Return: 0, -ENOENT (no such event, or being destroyed), -ENODEV (the
- * event has no buffer on that CPU: it was never online), -EPERM (perf would
- * not give the opener the source's raw tracepoint data), -ENOMEM.
+ * event has no buffer on that CPU because the CPU was never online),
+ * -EPERM (perf would not give the opener the source's raw tracepoint
+ * data), -ENOMEM.
  */
 static int pp_pmu_reader_init(struct perf_event *event, u32 id, bool history)
 {
@@ -122,7 +122,7 @@ err_put:
 
 /*
  * Process context, from perf_event_open().  Each rejection has its own
- * errno, as perf's error messages are chosen by it.
+ * errno, because the perf tool chooses its error message by the errno.
  */
 static int pp_pmu_event_init(struct perf_event *event)
 {
@@ -145,8 +145,8 @@ static int pp_pmu_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 	}
 	/*
-	 * Records are delivered from the module, in kernel mode: the perf
-	 * core would drop every one for an exclude_kernel reader.
+	 * The module delivers records in kernel mode, so the perf core
+	 * would drop every one of them for an exclude_kernel reader.
 	 */
 	if (event->attr.exclude_kernel) {
 		dev_dbg(pp_pmu.dev, "exclude_kernel would exclude every record\n");
@@ -183,9 +183,9 @@ static int pp_pmu_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	/*
-	 * What perf_swevent_set_period() (not exported) does for software
-	 * events: without it the first delivery to a freq-mode reader
-	 * overflows several times.
+	 * This is what perf_swevent_set_period(), which is not exported,
+	 * does for software events.  Without it the first delivery to a
+	 * freq-mode reader overflows several times.
 	 */
 	if (is_sampling_event(event)) {
 		hwc->last_period = hwc->sample_period;
@@ -253,7 +253,7 @@ int pp_pmu_register(const struct attribute_group **groups)
 	return 0;
 }
 
-/* Process context, module exit; no reader can exist (each pins us). */
+/* Process context, module exit.  No reader exists: each pins the module. */
 void pp_pmu_unregister(void)
 {
 	perf_pmu_unregister(&pp_pmu);

@@ -13,11 +13,11 @@
  * The format attributes are built from the PMU's term table once, at module
  * init, before the PMU registers; afterwards they are only read.
  *
- * events/ and instances/ change as events come and go: pp_sysfs_event_add()
+ * events/ and instances/ change as events come and go.  pp_sysfs_event_add()
  * and pp_sysfs_event_del() run under the registry lock, which serialises
- * them and the events/ attribute list.  No show() here takes that lock
- * (removal waits for running show() calls), and each show() reads only
- * what stays valid until its file is removed.
+ * them and the events/ attribute list.  No show() here takes that lock,
+ * because removing a file waits for the show() calls in progress.  Each
+ * show() reads only what stays valid until its file is removed.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -244,9 +244,9 @@ static ssize_t scope_show(struct kobject *kobj, struct kobj_attribute *a,
 }
 
 /*
- * "targets=ID,... count=N after=M fired=0|1[ filter=TEXT]", or empty: no
- * trigger.  The filter comes last and runs to the end of the line (its
- * text as set, or "(N ops)" if it was set without one).
+ * "targets=ID,... count=N after=M fired=0|1[ filter=TEXT]", or empty if
+ * the event has no trigger.  The filter comes last and runs to the end of
+ * the line: its text as set, or "(N ops)" if it was set without one.
  */
 static ssize_t trigger_show(struct kobject *kobj, struct kobj_attribute *a,
 			    char *buf)
@@ -497,7 +497,7 @@ err_list:
 
 /*
  * Remove what pp_sysfs_event_add() published.  Process context, registry
- * lock held; returns when no show() of the event runs any more.
+ * lock held.  Returns once no show() of the event is running.
  */
 void pp_sysfs_event_del(struct pp_event *ev)
 {

@@ -25,8 +25,9 @@
  * @period: PERIOD
  * @raw: RAW payload, or NULL
  * @raw_size: RAW's size field (payload plus padding)
- * @comm: a COMM record's name (NUL-terminated, in the record); for a
- *	sample, NULL here: a reader that follows the COMM records may set it
+ * @comm: a COMM record's name (NUL-terminated, in the record).  For a
+ *	sample it is NULL here; a reader that follows the COMM records may
+ *	set it
  *
  * Fields the record does not have are zero.  A COMM record has its pid and
  * tid and, from its sample_id fields, time, CPU and id.

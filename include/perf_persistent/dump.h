@@ -18,19 +18,22 @@
  *   ppdump S R ID CPU OFFSET CRC DATA   bytes OFFSET.. of CPU's records,
  *                                       the newest first as a buffer holds
  *                                       them
- *   ppdump S T ID CPU PID TID COMM      a task CPU's COMM records named
- *                                       last (base64 COMM): for records
- *                                       whose COMM record is not dumped
+ *   ppdump S T ID CPU PID TID COMM      a task that CPU's COMM records
+ *                                       named last (COMM in base64), for
+ *                                       the records whose COMM record is
+ *                                       not dumped
  *   ppdump S X ID CPU                   CPU skipped: a writer was mid-record
  *   ppdump S Z LINES                    end; LINES lines in all
  *
- * DATA is base64 (RFC 4648) of at most PP_DUMP_CHUNK bytes, CRC their
- * CRC-32 (as zlib's crc32()) in hex: a line lost or garbled in the capture
- * is noticed, and the records before it are still read.
+ * DATA is base64 (RFC 4648) of at most PP_DUMP_CHUNK bytes, and CRC is
+ * their CRC-32 in hex, as zlib's crc32() computes it.  So a line lost or
+ * garbled in the capture is noticed, and the records before it are still
+ * read.
  *
- * The encoders below are pure (KUnit: kunit/dump_test.c); pp_dump_range()
- * reads a buffer no writer is in.  Any context, NMI and panic included: no
- * lock, no allocation, bounded work.
+ * The encoders below are pure functions, tested by kunit/dump_test.c;
+ * pp_dump_range() reads a buffer that no writer is in.  They run in any
+ * context, NMI and panic included, take no lock, allocate nothing and do
+ * bounded work.
  */
 #ifndef _PERF_PERSISTENT_DUMP_H
 #define _PERF_PERSISTENT_DUMP_H
