@@ -64,10 +64,11 @@
  *	{ u64 period;     } PERIOD
  *	{ u32 size; char data[size]; } RAW (4 + size padded to 8 bytes)
  *
- * perf_event_attr::comm asks for COMM records besides (it needs TID and
- * sample_id_all, else EINVAL): before a record of a task the buffer holds
- * no recent COMM record of, one naming the task as it is at that moment,
- * in perf's PERF_RECORD_COMM layout with a fixed-size name:
+ * perf_event_attr::comm asks for COMM records as well; it needs TID and
+ * sample_id_all, else EINVAL.  Before a record of a task that the buffer
+ * holds no recent COMM record of, the module stores a COMM record naming
+ * the task as it is at that moment, in perf's PERF_RECORD_COMM layout with
+ * a fixed-size name:
  *
  *	struct perf_event_header header;   type PERF_RECORD_COMM, misc 0
  *	u32 pid, tid;
@@ -104,8 +105,9 @@
 
 /**
  * struct perf_persistent_page_ext - more of the control page
- * @size: the bytes of this struct the module fills, its version: later
- *	versions append fields, a reader uses those that fit in @size
+ * @size: the bytes of this struct that the module fills, which is its
+ *	version.  Later versions append fields; a reader uses those that fit
+ *	in @size
  * @__reserved: zero
  * @tail: logical position just past the oldest record the buffer still
  *	holds whole: the records held are those in [data_head, tail), and
@@ -137,11 +139,12 @@ struct perf_persistent_page_ext {
 
 /*
  * mmap() offset of the buffer of persistent event @id on CPU @cpu on a
- * system whose page size is @page_size (sysconf(_SC_PAGESIZE)): page
- * number (@id << 16 | @cpu), whatever the page size.  The length must be
- * one page plus the buffer size; the mapping must be read-only
+ * system whose page size is @page_size (sysconf(_SC_PAGESIZE)).  It is
+ * page number (@id << 16 | @cpu), whatever the page size.  The length must
+ * be one page plus the buffer size, and the mapping must be read-only
  * (PROT_READ, or MAP_PRIVATE without PROT_WRITE).  Any opener of the
- * device may map: its file mode decides who reads the records.
+ * device may map a buffer, so the device's file mode decides who reads
+ * the records.
  */
 #define PERF_PERSISTENT_MMAP_OFFSET(id, cpu, page_size)			\
 	((((__u64)(id) << 16) | ((cpu) & 0xffff)) * (__u64)(page_size))
@@ -206,9 +209,9 @@ struct perf_persistent_sample {
  *
  * CPUS: every task, on every CPU (a kernel counter per CPU).
  *
- * TASK: one process and, as the source attr says, what it starts: @target
+ * TASK: one process and, as the source attr says, what it starts.  @target
  *	is a pid (any thread of the process, in the caller's pid namespace).
- *	Each thread the process has gets a task counter; with attr.inherit
+ *	Each thread the process has gets a task counter.  With attr.inherit
  *	the threads and child processes created later inherit it, with
  *	inherit_thread only the threads, and remove_on_exec drops it at
  *	exec, as perf_event_open() would count them.  enable_on_exec starts
@@ -223,12 +226,13 @@ struct perf_persistent_sample {
  *	check that the pidfd's process is alive (not readable by poll()):
  *	a live process's pid cannot have been reused in between.
  *
- * CGROUP: the tasks of a cgroup v2 and its descendants, on every CPU:
+ * CGROUP: the tasks of a cgroup v2 and its descendants, on every CPU.
  *	@target is an fd of its directory (O_RDONLY or O_PATH), or -1 and
  *	@cgroup_path points to its path from the root of the caller's
  *	cgroup namespace ("/system.slice/foo.service").  A record is kept
- *	when the task running (current) is in the cgroup; counts and
- *	sampling periods are the CPUs' (the source counts every task).
+ *	when the task running (current) is in the cgroup.  Counts and
+ *	sampling periods are those of the CPUs, because the source counts
+ *	every task.
  */
 #define PERF_PERSISTENT_SCOPE_CPUS	0
 #define PERF_PERSISTENT_SCOPE_TASK	1
@@ -237,16 +241,16 @@ struct perf_persistent_sample {
 /**
  * struct perf_persistent_create - argument of PERF_PERSISTENT_IOC_CREATE
  * @size:	sizeof(struct perf_persistent_create)
- * @flags:	PERF_PERSISTENT_CREATE_*; without DETACHED the new event is
- *		attached to the file descriptor the ioctl was made on and is
- *		destroyed when that file is closed; with CRASH_DUMP its newest
- *		records are written to the kernel log on panic and oops
- *		(module parameter crash_dump); with PERF_PATH a tracepoint
- *		source records through perf's kernel counters even when the
- *		module's own probe could record it (the direct path, the
- *		default for the tracepoints it covers; INFO's state has
- *		PERF_PERSISTENT_STATE_DIRECT for it).  Both give the same
- *		records.
+ * @flags:	PERF_PERSISTENT_CREATE_*.  Without DETACHED the new event is
+ *		attached to the file descriptor the ioctl was made on, and is
+ *		destroyed when that file is closed.  With CRASH_DUMP its
+ *		newest records are written to the kernel log on panic and
+ *		oops (module parameter crash_dump).  With PERF_PATH a
+ *		tracepoint source records through perf's kernel counters even
+ *		when the module's own probe could record it (the direct path,
+ *		the default for the tracepoints it covers; INFO's state has
+ *		PERF_PERSISTENT_STATE_DIRECT for it).  Both paths give the
+ *		same records.
  * @attr:	user pointer to the source struct perf_event_attr, whose own
  *		size field is honoured as perf_event_open() honours it
  * @buffer_size: per-CPU buffer size in bytes (see PERF_PERSISTENT_BUFFER_MAX)
@@ -342,9 +346,9 @@ struct perf_persistent_cpu_stats {
  *		process exited, the pid it had; otherwise 0
  * @cgroup_id:	out (size >= VER2): CGROUP: the cgroup's id (the inode
  *		number of its directory); otherwise 0
- * @count:	out (size >= VER2): the source's count: the CPUs' counts
- *		summed, or for TASK the task counters' with the inherited
- *		children's, those that exited included
+ * @count:	out (size >= VER2): the source's count.  That is the CPUs'
+ *		counts summed or, for TASK, the task counters' counts with
+ *		those of the inherited children, the exited ones included
  */
 struct perf_persistent_info {
 	__u32	size;
@@ -407,11 +411,13 @@ struct perf_persistent_list {
  * @nr_targets:	number of ids at @targets, 1 to PERF_PERSISTENT_TRIGGER_MAX
  * @targets:	user pointer to @nr_targets __u32 event ids: the events the
  *		trigger freezes (@source may be among them)
- * @count:	fire on the @count-th record of @source after arming (0: 1)
+ * @count:	fire on the @count-th record of @source after arming (0
+ *		means 1)
  * @after:	each target stores this many more records after the trigger
- *		fired, then freezes (0: at once; at most 2^63 - 1)
+ *		fired, then freezes (0 means at once; at most 2^63 - 1)
  * @filter:	user pointer to @nr_filter struct perf_persistent_filter_op,
- *		or 0: only @source's records that match count towards @count
+ *		or 0.  With a filter, only @source's records that match it
+ *		count towards @count
  * @nr_filter:	number of ops at @filter, 0 to PERF_PERSISTENT_FILTER_MAX
  * @__reserved:	must be zero
  * @filter_text: user pointer to the filter as the user wrote it (a
@@ -423,12 +429,13 @@ struct perf_persistent_list {
  * stops storing records (dropped and counted, as while paused) so that
  * its history is kept, and INFO shows PERF_PERSISTENT_STATE_FROZEN.  The
  * trigger then stays fired until REARM (its count starts again, and its
- * targets thaw); THAW thaws one event.  PAUSE and RESUME are apart: a
- * reader may pause a frozen event to read it and resume it, and it stays
- * frozen.  The targets are the events named when the trigger is set; the
- * trigger goes with @source.  REARM of an event without a trigger, like
- * any verb on an unknown event, fails with ENOENT.  A filter needs a
- * source whose records carry PERF_SAMPLE_RAW (EINVAL otherwise).
+ * targets thaw); THAW thaws one event.  PAUSE and RESUME are separate from
+ * freezing: a reader may pause a frozen event to read it and resume it,
+ * and it stays frozen.  The targets are the events named when the trigger
+ * is set, and the trigger is destroyed with @source.  REARM of an event
+ * without a trigger, like any verb on an unknown event, fails with ENOENT.
+ * A filter needs a source whose records carry PERF_SAMPLE_RAW (EINVAL
+ * otherwise).
  */
 struct perf_persistent_trigger {
 	__u32	size;
@@ -513,21 +520,22 @@ struct perf_persistent_filter_op {
  * A control file that watches events (PERF_PERSISTENT_IOC_WATCH) is
  * readable (poll, epoll) while it holds notices; read() returns whole
  * notices, blocking unless O_NONBLOCK (EAGAIN).  With O_ASYNC (fcntl
- * F_SETFL) it sends SIGIO to its owner (F_SETOWN; a negative id is a
- * process group: every process of a tree sharing the file).
+ * F_SETFL) it sends SIGIO to its owner (F_SETOWN).  A negative owner id
+ * names a process group, so that every process of a tree that shares the
+ * file is told.
  *
  * A file that watches with PERF_PERSISTENT_IOC_WATCH_OVERFLOW also
  * receives NOTICE_OVERFLOW when the event stores records, as perf signals
- * an fd's owner on overflow: each CPU asks for one on every
- * wakeup_events-th record it stores (the source attr's wakeup_events, or
- * every record when 0 or with attr.watermark).  The notices are paced,
- * so that no event can notify itself for good (an event on
- * signal:signal_generate records the SIGIO its notice sends): an event
- * posts one at most every 10 ms, and the overflows meanwhile make one
- * notice when that time is over; a file that has not read the event's
- * last overflow notice gets no other (and no SIGIO) until it does.  So a
+ * an fd's owner on overflow.  Each CPU asks for one on every
+ * wakeup_events-th record it stores (the source attr's wakeup_events), or
+ * on every record when wakeup_events is 0 or attr.watermark is set.  The
+ * notices are paced so that no event can keep notifying itself (an event
+ * on signal:signal_generate records the SIGIO its notice sends).  An event
+ * posts one at most every 10 ms, and the overflows in between make one
+ * notice when that time is over.  A file that has not read the event's
+ * last overflow notice gets no other, and no SIGIO, until it does.  So a
  * subscriber that relies on SIGIO sets F_SETOWN and O_ASYNC before it
- * watches (or reads once after): a notice posted before O_ASYNC sent no
+ * watches, or reads once after: a notice posted before O_ASYNC sent no
  * signal.  @time is when the notice was posted.
  */
 struct perf_persistent_notice {
@@ -577,16 +585,16 @@ struct perf_persistent_notice {
 #define PERF_PERSISTENT_IOC_TRIGGER	\
 	_IOW(PERF_PERSISTENT_IOC_MAGIC, 9, struct perf_persistent_trigger)
 /*
- * WATCH: watch an event (the ioctl argument: its id, or 0 for every
- * event): this file receives a struct perf_persistent_notice when it
- * freezes or its trigger fires.  Needs no capability.
+ * WATCH: watch an event, whose id is the ioctl argument (0 for every
+ * event).  This file then receives a struct perf_persistent_notice when
+ * the event freezes or its trigger fires.  Needs no capability.
  *
  * WATCH_OVERFLOW: the same, and also a notice when the event stores
  * records (NOTICE_OVERFLOW).  Needs CAP_PERFMON or CAP_SYS_ADMIN (EPERM).
  *
  * PERF_PERSISTENT_WATCH_OVERFLOW or'd into WATCH's argument does what
  * WATCH_OVERFLOW does.  It is bit 32, which a 32-bit program cannot pass
- * (the argument of its ioctl() is 32 bits wide): such a program uses
+ * (the argument of its ioctl() is 32 bits wide), so such a program uses
  * WATCH_OVERFLOW, which takes the id alone.  The bit stays for programs
  * built with the earlier header.
  */
