@@ -277,8 +277,8 @@ static void create_failed(const struct create_args *a,
 }
 
 /*
- * The event @cr is created: end as asked.  Run the command it records,
- * leave it detached, or hold it in the foreground.
+ * The event @cr has been created; finish as the options ask.  Run the
+ * command it records, leave it detached, or hold it in the foreground.
  */
 static int created(int fd, const struct create_args *a,
 		   const struct perf_persistent_create *cr, pid_t cmd_pid,
@@ -330,7 +330,7 @@ static int cmd_create(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	if (a.cmd) {
-		/* CMD's tree from its exec on; the event outlives this command. */
+		/* Record CMD's tree from its exec on; the event outlives us. */
 		cmd_pid = start_stopped(a.cmd, &go);
 		if (cmd_pid < 0) {
 			close(fd);
@@ -341,7 +341,7 @@ static int cmd_create(int argc, char **argv)
 		a.detached = true;
 	}
 	build_create(&a, &attr, &cr);
-	/* Held in the foreground: its signals wait from before it is ours. */
+	/* To hold it, block the signals before the event is ours. */
 	if (!a.detached)
 		hold_signals(&held);
 	if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_CREATE, (unsigned long)&cr)) {

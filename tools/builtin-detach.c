@@ -10,8 +10,9 @@
 #include "builtin.h"
 
 /*
- * Detach @desc's event, which another process holds: ask it, if it is this
- * command holding it in the foreground, and wait until it has.
+ * Detach @desc's event, which another process holds.  If that process is
+ * this command holding the event in the foreground, ask it to detach and
+ * wait until it has.
  */
 static int detach_held(int fd, const struct pp_event_desc *desc)
 {

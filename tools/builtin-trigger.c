@@ -59,8 +59,9 @@ static int lookup_ids(int fd, char *list, unsigned int *ids, unsigned int max)
 }
 
 /*
- * The events to freeze into @ids: those --freeze names, or every other
- * event there is now.  Their number, or -1 with the reason on stderr.
+ * Put the events to freeze into @ids: those --freeze names, or every other
+ * event that exists now.  Returns their number, or -1 with the reason on
+ * stderr.
  */
 static int freeze_targets(int fd, const struct pp_event_desc *src,
 			  char *freeze, unsigned int *ids)

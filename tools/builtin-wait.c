@@ -100,8 +100,8 @@ static bool any_frozen(int fd, const struct watched *w)
 }
 
 /*
- * Wait up to @timeout_ms (-1: for ever) for notices and print them.  0,
- * PP_EXIT_TIMEOUT, or 1 (reported).
+ * Wait up to @timeout_ms (-1 for ever) for notices and print them.
+ * Returns 0, PP_EXIT_TIMEOUT, or 1 after reporting the error.
  */
 static int wait_notices(int fd, const struct watched *w, int timeout_ms)
 {
@@ -151,7 +151,7 @@ static int cmd_wait(int argc, char **argv)
 	fd = ctl_open(false);
 	if (fd < 0)
 		return 1;
-	/* Watch first, then look: a freeze in between is not missed. */
+	/* Watch first, then look, so that a freeze in between is not missed. */
 	if (watch_events(fd, argc, argv, &w)) {
 		close(fd);
 		return 1;

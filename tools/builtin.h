@@ -100,11 +100,11 @@ void pp_set_command(const struct pp_cmd *cmd);
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * Parse the options in @opts out of @argv (options and operands may
- * mix); optind is then the first operand.  0, or the exit status with the
- * reason on stderr.
+ * mix); optind is then the first operand.  Returns 0, or the exit status
+ * with the reason on stderr.
  */
 int pp_parse(int argc, char **argv, const struct pp_opt *opts);
-/* Between @min and @max operands (@max -1: no limit); else a usage error. */
+/* Want @min to @max operands (@max -1 for no limit); else a usage error. */
 int want_args(int argc, char **argv, int min, int max);
 /*
  * Split "ARGS... -- CMD...": @argc ends at the "--", *@cmd is CMD (NULL
@@ -167,7 +167,7 @@ struct totals {
 void sum(const struct pp_event_desc *desc, struct totals *t);
 
 /*
- * Parse the options in @opts (none if NULL: parsed already), open the
+ * Parse the options in @opts (none if NULL, when parsed already), open the
  * control device and describe the event named by the one operand.
  * Returns the fd, or minus the exit status with the reason on stderr.
  */

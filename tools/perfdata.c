@@ -2,17 +2,18 @@
 /*
  * perf-persistent tool: export to perf.data.
  *
- * The file is what "perf record" writes for one event: the header, the
- * source event's attr with the persistent event's id, a data section of
- * COMM records (the pids whose comm is known from /proc) and then the
- * stored records, unchanged, oldest first: PERF_RECORD_SAMPLEs of that
- * attr and, for an event with comm, the COMM records naming their tasks as
- * they were (sample_id_all: perf orders them by time); for a
- * tracepoint the HEADER_TRACING_DATA feature carries the formats perf needs
- * to decode the RAW payloads (the layout of perf's trace-event-info.c,
- * version 0.6), and HOSTNAME, OSRELEASE and CLOCK_DATA say where the
- * records were made and the wall-clock time of each (perf script -F +tod).
- * perf script and perf report then read it with perf's own code.
+ * The file is what "perf record" writes for one event.  It holds the
+ * header, the source event's attr with the persistent event's id, and a
+ * data section: COMM records of the pids whose comm is known from /proc,
+ * then the stored records, unchanged and oldest first.  Those are
+ * PERF_RECORD_SAMPLEs of that attr and, for an event with comm, the COMM
+ * records that name their tasks as they were; with sample_id_all, perf
+ * orders them by time.  For a tracepoint, the HEADER_TRACING_DATA feature
+ * carries the formats perf needs to decode the RAW payloads, in the layout
+ * of perf's trace-event-info.c, version 0.6.  HOSTNAME, OSRELEASE and
+ * CLOCK_DATA say where the records were made and the wall-clock time of
+ * each (perf script -F +tod).  perf script and perf report then read the
+ * file with perf's own code.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -178,9 +179,9 @@ static void put_clock_data(struct blob *b, const struct pp_clock *clock)
 }
 
 /*
- * A COMM record of @pid as it is now; with @id_size, zero sample_id
- * fields (time 0: before every record, which the event's own COMM
- * records then override).
+ * A COMM record of @pid as it is now.  With @id_size it ends with zeroed
+ * sample_id fields; time 0 puts it before every record, so the event's
+ * own COMM records override it.
  */
 static void comm_record(struct blob *b, int pid, const char *comm,
 			size_t id_size)

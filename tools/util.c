@@ -141,9 +141,9 @@ void hold_signals(sigset_t *set)
  * the attaching ioctl: hold_signals()).  SIGUSR1 ("perf persistent detach
  * NAME") and SIGHUP (the terminal or the ssh session went away) detach it:
  * it goes on recording and its history is kept.  SIGINT and SIGTERM
- * destroy it if @destroy, else detach it too.  Only a death that leaves no
- * say (SIGKILL) ends the event with the process: the kernel destroys what
- * a closed file owned.
+ * destroy it if @destroy, else detach it too.  Only a death the process
+ * has no say in (SIGKILL) ends the event with the process, because the
+ * kernel destroys what a closed file owned.
  */
 int hold(int fd, const char *name, unsigned int id, bool destroy)
 {
