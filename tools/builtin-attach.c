@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf-persistent tool: "perf persistent attach": hold an event in the foreground.
+ * perf-persistent tool: "perf persistent attach", which holds an event in
+ * the foreground.
  */
 #include <errno.h>
 #include <unistd.h>

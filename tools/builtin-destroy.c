@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf-persistent tool: "perf persistent destroy": end events and their history.
+ * perf-persistent tool: "perf persistent destroy", which ends events and
+ * their history.
  */
 
 #include "builtin.h"

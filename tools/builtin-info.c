@@ -10,7 +10,10 @@
 
 #include "builtin.h"
 
-/* The names of the ids in "targets=ID,ID" of a trigger line, into @out. */
+/*
+ * Put the names of the ids in a trigger line's "targets=ID,ID" into @out.
+ * An id whose event is gone is shown as #ID.
+ */
 static void target_names(int fd, const char *ids, char *out, size_t len)
 {
 	size_t used = 0;
@@ -37,7 +40,7 @@ static void target_names(int fd, const char *ids, char *out, size_t len)
 	}
 }
 
-/* The scope line of info, with how a task scope is inherited. */
+/* Print the scope line, with how a task scope is inherited. */
 static void print_scope(const struct pp_event_desc *desc)
 {
 	char scope[PATH_MAX], *exited;
@@ -59,7 +62,7 @@ static void print_scope(const struct pp_event_desc *desc)
 		       (unsigned long long)desc->attr.sig_data);
 }
 
-/* The trigger's line in sysfs, with the targets' names. */
+/* Print the trigger as its sysfs line gives it, with the targets' names. */
 static void print_trigger(int fd, const struct pp_event_desc *desc)
 {
 	char line[1024], names[400];
@@ -105,9 +108,9 @@ static void print_cpus(const struct pp_event_desc *desc)
 	unsigned int i;
 
 	/*
-	 * Positions count down from 0 as records are written: shown signed,
-	 * they say how many bytes the CPU has written in all (-HEAD) and
-	 * holds (TAIL - HEAD).
+	 * Positions count down from 0 as records are written.  Shown signed,
+	 * -HEAD is how many bytes the CPU has written in all, and TAIL - HEAD
+	 * is how many it holds.
 	 */
 	printf("%5s %7s %10s %10s %12s %10s %12s %12s %12s %12s\n", "CPU",
 	       "ONLINE", "WRITTEN", "HELD", "OVERWRITTEN", "DROPPED", "BYTES",

@@ -36,7 +36,7 @@ static int cmd_list(int argc, char **argv)
 		char src[256], size[32], scope[PATH_MAX];
 		struct totals t;
 
-		/* Destroyed since listed: not there any more. */
+		/* Skip an event destroyed since it was listed. */
 		if (ctl_describe(fd, ids[i], NULL, &desc))
 			continue;
 		sum(&desc, &t);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf-persistent tool: "perf persistent pause": stop storing records; the buffers stay.
+ * perf-persistent tool: "perf persistent pause", which stops storing
+ * records but keeps the buffers.
  */
 
 #include "builtin.h"

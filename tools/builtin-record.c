@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf-persistent tool: "perf persistent record": the records held, as a perf.data file.
+ * perf-persistent tool: "perf persistent record", which writes the records
+ * held to a perf.data file.
  */
 
 #include "builtin.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf-persistent tool: "perf persistent resume": store records again, thaw, re-arm.
+ * perf-persistent tool: "perf persistent resume", which stores records
+ * again, thaws a frozen event and re-arms its trigger.
  */
 #include <errno.h>
 #include <string.h>
@@ -8,9 +9,10 @@
 #include "builtin.h"
 
 /*
- * After RESUME: thaw a frozen event, re-arm an event's trigger (which
- * thaws its targets).  PAUSE and RESUME alone leave freezing alone, so
- * that reading a frozen event (which pauses it) does not thaw it.
+ * Run after RESUME.  Thaw the event if it is frozen, and re-arm its
+ * trigger if it has one, which thaws the events the trigger froze.  PAUSE
+ * and RESUME alone do not touch freezing, so that reading a frozen event
+ * (which pauses it) does not thaw it.
  */
 static int thaw(int fd, const struct pp_event_desc *desc)
 {

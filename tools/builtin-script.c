@@ -9,7 +9,7 @@
 
 #include "builtin.h"
 
-/* script --from-log FILE [NAME]: the records of the last crash dump. */
+/* "script --from-log FILE [NAME]": print the records of FILE's last dump. */
 static int script_from_log(const char *path, const char *name, bool newest,
 			   bool json)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf-persistent tool: "perf persistent stat": the source's count and the records.
+ * perf-persistent tool: "perf persistent stat", which prints the source's
+ * count and how many records were written, held, overwritten and dropped.
  */
 #include <unistd.h>
 

@@ -55,7 +55,7 @@ static const struct pp_errmsg messages[] = {
 	{ PP_OP_TRIGGER, 0, 0, "{name}: setting the trigger: {err}" },
 };
 
-/* @fmt with its fields filled in, into @buf. */
+/* Copy @fmt into @buf with its fields filled in. */
 static void expand(const char *fmt, const char *name, const char *arg,
 		   int err, char *buf, size_t len)
 {

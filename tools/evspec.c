@@ -105,7 +105,7 @@ const char *tracefs_dir(void)
 		fclose(mounts);
 	if (found[0])
 		return found;
-	/* Said once, however many callers ask. */
+	/* Say it once, however many callers ask. */
 	if (!said++)
 		pp_error("tracefs is not mounted; mount it with: mount -t tracefs nodev /sys/kernel/tracing");
 	return NULL;
@@ -124,7 +124,7 @@ char *tracefs_read(const char *rel, size_t *len)
 	f = fopen(path, "r");
 	if (!f)
 		return NULL;
-	/* tracefs files have no size: read until EOF. */
+	/* tracefs files report no size, so read until EOF. */
 	do {
 		if (n + 4096 + 1 > cap) {
 			cap = (cap + 4096) * 2;
@@ -145,7 +145,10 @@ char *tracefs_read(const char *rel, size_t *len)
 	return buf;
 }
 
-/* The number in tracefs file events/@rel (an event's id); false if none. */
+/*
+ * Read the number in tracefs file events/@rel, an event's id.  Returns
+ * false if there is none.
+ */
 static bool read_event_id(const char *rel, unsigned long long *id)
 {
 	size_t len;
@@ -165,7 +168,10 @@ static bool name_char_ok(char c)
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* A default persistent event name from @s: [a-z0-9_], a letter first. */
+/*
+ * Make a default persistent event name from @s.  It is made of [a-z0-9_]
+ * and starts with a letter.
+ */
 static void default_name(const char *s, char *name)
 {
 	size_t n = 0;
@@ -204,9 +210,9 @@ static int parse_tracepoint(const char *spec, struct perf_event_attr *attr,
 }
 
 /*
- * system:name, or perf's event:modifiers (cycles:u, cpu-clock:k)?  A
- * modifier part is made of perf's modifier letters only and follows a
- * hardware or software event's name.
+ * Is @spec system:name, rather than perf's event:modifiers (cycles:u,
+ * cpu-clock:k)?  A modifier part is made of perf's modifier letters only,
+ * and it follows the name of a hardware or software event or rNNN.
  */
 static bool has_tracepoint_shape(const char *spec)
 {
@@ -227,7 +233,7 @@ static bool has_tracepoint_shape(const char *spec)
 		 strspn(spec + 1, "0123456789abcdefABCDEF") == len - 1);
 }
 
-/* mem:ADDR[/LEN][:rwx] */
+/* Parse a breakpoint, spelled mem:ADDR[/LEN][:rwx]. */
 static int parse_breakpoint(const char *spec, struct perf_event_attr *attr,
 			    char *name)
 {
@@ -288,7 +294,10 @@ int parse_event(const char *spec, struct perf_event_attr *attr, char *name)
 		return pp_error("no event given");
 	if (!strncmp(spec, "mem:", 4))
 		return parse_breakpoint(spec, attr, name);
-	/* perf's spellings that name no single event of every mode. */
+	/*
+	 * Refuse perf's spellings that do not name one event in every mode.  A
+	 * pattern names many events, and a modifier limits the modes.
+	 */
 	if (strpbrk(spec, "*?{["))
 		return pp_error("'%s': a pattern names many events; a persistent event records one (create one per event)",
 				spec);
@@ -411,7 +420,7 @@ void format_size(unsigned long long bytes, char *buf, size_t len)
 		snprintf(buf, len, "%llu", bytes);
 }
 
-/* Scans tracefs once. */
+/* The first call scans tracefs; later calls look in what it found. */
 bool tracepoint_name(unsigned long long id, char *buf, size_t len)
 {
 	static struct tp { unsigned long long id; char *name; } *tps;

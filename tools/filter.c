@@ -11,8 +11,8 @@
  *   OP      := "==" | "!=" | "<" | "<=" | ">" | ">=" | "&"
  *   NUMBER  := C integer syntax, optionally negative
  *
- * Fields are the tracepoint's numeric fields, common_* included; string
- * and array fields are refused (the module compares numbers only).
+ * Fields are the tracepoint's numeric fields, common_* included.  String
+ * and array fields are refused, because the module compares numbers only.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -112,7 +112,7 @@ static int parse_compare(struct parser *p)
 	for (i = 0; i < sizeof(compare_ops) / sizeof(compare_ops[0]); i++)
 		if (take(p, compare_ops[i].tok))
 			break;
-	/* "&&" is no bit test: "a && b" lacks a comparison. */
+	/* "&&" is not a bit test, so "a && b" lacks a comparison. */
 	if (i == sizeof(compare_ops) / sizeof(compare_ops[0]) ||
 	    (compare_ops[i].op == PERF_PERSISTENT_FILTER_BAND && *p->pos == '&')) {
 		skip_space(p);
@@ -141,7 +141,11 @@ static int parse_or(struct parser *p);
 
 static int parse_unary(struct parser *p)
 {
-	/* "!" but not "!=": a field name cannot start with "=". */
+	/*
+	 * Here "!" is a negation.  "!=" only follows a field name, where
+	 * parse_compare() takes it; a "!=" here fails at its "=", which
+	 * cannot start a field name.
+	 */
 	if (take(p, "!"))
 		return parse_unary(p) ?: emit_logic(p, PERF_PERSISTENT_FILTER_NOT);
 	if (take(p, "(")) {

@@ -37,7 +37,10 @@ static int b64_value(int c)
 	return c == '+' ? 62 : c == '/' ? 63 : -1;
 }
 
-/* Decode base64 @s (up to its first space or end) into @out; -1 if bad. */
+/*
+ * Decode base64 @s, up to its first space or its end, into @out.  Returns
+ * the number of bytes, or -1 if @s is bad or @max is too small.
+ */
 static int b64_decode(const char *s, unsigned char *out, size_t max)
 {
 	size_t n = 0, i, len = strcspn(s, " \t\r\n");
@@ -63,7 +66,10 @@ static int b64_decode(const char *s, unsigned char *out, size_t max)
 	return (int)n;
 }
 
-/* Append @len bytes that belong at @offset; a gap ends the stream. */
+/*
+ * Append @len bytes that belong at @offset.  If they do not follow on, a
+ * line was lost, and the stream keeps nothing from the gap on.
+ */
 static int stream_put(struct pp_dump_stream *st, unsigned long offset,
 		      const unsigned char *data, size_t len)
 {
@@ -111,7 +117,7 @@ const char *dump_task_comm(const struct pp_dump_event *ev, int cpu, int tid)
 			continue;
 		if (ev->tasks[i].cpu == cpu)
 			return ev->tasks[i].comm;
-		/* Each CPU's idle task is tid 0: only its own CPU's name. */
+		/* Tid 0 is a different idle task on each CPU. */
 		if (tid)
 			any = ev->tasks[i].comm;
 	}
@@ -160,7 +166,10 @@ static int add_event(struct pp_dump *d, const char *args)
 	return 0;
 }
 
-/* A CPU's stream of @ev, made when first needed; NULL out of memory. */
+/*
+ * The stream of @ev's records on @cpu, made when first needed.  NULL when
+ * out of memory or for a CPU number of 8192 or more.
+ */
 static struct pp_dump_stream *cpu_stream(struct pp_dump_event *ev,
 					 unsigned int cpu)
 {
@@ -180,7 +189,10 @@ static struct pp_dump_stream *cpu_stream(struct pp_dump_event *ev,
 	return &ev->cpus[cpu];
 }
 
-/* An F or R line's data; the stream it goes to, or a bad line. */
+/*
+ * Add the data of an F or R line to the stream it belongs to, or count a
+ * bad line.  Returns -1 when out of memory.
+ */
 static int add_data(struct pp_dump *d, char kind, const char *args)
 {
 	unsigned char data[PP_DUMP_CHUNK_MAX];
@@ -207,7 +219,10 @@ static int add_data(struct pp_dump *d, char kind, const char *args)
 	return stream_put(st, offset, data, len);
 }
 
-/* A T line: a task's name, as the CPU's COMM records last gave it. */
+/*
+ * Add a T line, which gives a task's name as the CPU's COMM records last
+ * gave it.
+ */
 static int add_task(struct pp_dump *d, const char *args)
 {
 	struct pp_dump_task *grown;
@@ -361,7 +376,7 @@ int dump_print_event(const struct pp_dump_event *ev, FILE *out, bool newest,
 	}
 	snapshot_sort(&snap);
 	snapshot_name_tasks(&snap);
-	/* Names for records whose COMM record the dump does not hold. */
+	/* Name the tasks of records whose COMM record the dump lacks. */
 	for (i = 0; i < snap.nr; i++)
 		if (!snap.recs[i].d.comm)
 			snap.recs[i].d.comm = dump_task_comm(ev, snap.recs[i].d.cpu,

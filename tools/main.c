@@ -2,11 +2,12 @@
 /*
  * perf-persistent tool: "perf persistent VERB ...".
  *
- * Installed as perf-persistent in perf's exec directory, so that perf runs
- * it for "perf persistent"; runs on its own as well.  This file only finds
- * the command: each lives in builtin-VERB.c.  Errors are one line on
- * stderr; the exit status is 0 on success, 1 on failure and 129 for a bad
- * command line, as perf's own commands do.
+ * It is installed as perf-persistent in perf's exec directory, so that
+ * perf runs it for "perf persistent", and it runs on its own as well.
+ * This file only finds the command; each command lives in its
+ * builtin-VERB.c.  Errors are one line on stderr.  The exit status is 0 on
+ * success, 1 on failure and 129 for a bad command line, as perf's own
+ * commands do.
  */
 #include <string.h>
 #include <unistd.h>

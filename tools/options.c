@@ -13,9 +13,9 @@
 
 #include "builtin.h"
 
-/* More options than any command has. */
+/* Room for more options than any command has. */
 #define PP_MAX_OPTS	32
-/* getopt_long()'s value of option i without a letter. */
+/* What getopt_long() returns for option i when it has no letter. */
 #define LONG_ONLY	256
 
 static const struct pp_cmd *current;
@@ -45,7 +45,7 @@ static bool takes_arg(const struct pp_opt *o)
 	return o->kind == PP_OPT_STR || o->kind == PP_OPT_FN;
 }
 
-/* getopt_long()'s short options string and long options, from @opts. */
+/* Build getopt_long()'s short options string and long options from @opts. */
 static int build(const struct pp_opt *opts, char *shortopts,
 		 struct option *longopts)
 {
@@ -71,7 +71,7 @@ static int build(const struct pp_opt *opts, char *shortopts,
 	return 0;
 }
 
-/* An unknown option, or one without its argument, in one line. */
+/* Report an unknown option, or one missing its argument, in one line. */
 static int bad_option(int argc, char **argv, const struct option *longopts,
 		      const char *shortopts)
 {
@@ -161,7 +161,7 @@ int split_command(int *argc, char **argv, char ***cmd)
 	return 0;
 }
 
-/* A decimal number from @min to INT_MAX into the int @value. */
+/* Parse a decimal number from @min to INT_MAX into the int @value. */
 static int parse_int(const char *arg, long min, const char *what, int *value)
 {
 	char *end;

@@ -4,8 +4,9 @@
  *
  * A tracepoint's RAW payload is decoded with libtraceevent from the
  * tracepoint's format in tracefs, as perf script, trace-cmd and rasdaemon
- * do: the fields as the tracepoint's print format shows them, or one by
- * one for JSON.  Other sources print their period, IP and address.
+ * do.  A line shows the fields as the tracepoint's print format does, and
+ * JSON gives them one by one.  Other sources print their period, IP and
+ * address.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -70,7 +71,10 @@ static void format_wall_clock(const struct pp_printer *p, unsigned long long t,
 		 iso ? "Z" : "");
 }
 
-/* Parse @fmt, the format of @p's tracepoint in @system; 0 or -1. */
+/*
+ * Parse @fmt, the format of @p's tracepoint in @system.  Returns 0, or -1
+ * with a message on stderr.
+ */
 static int printer_parse(struct pp_printer *p, const char *fmt, size_t len,
 			 const char *system)
 {
@@ -234,7 +238,7 @@ const char *printer_comm(struct pp_printer *p, int pid)
 	return c ? c->comm : NULL;
 }
 
-/* The comm of @pid from /proc, then from tracefs' saved_cmdlines. */
+/* Look up the comm of @pid in /proc, then in tracefs' saved_cmdlines. */
 static bool lookup_comm(int pid, char *buf, size_t len)
 {
 	const char *dir;
@@ -285,7 +289,7 @@ void printer_learn_comms(struct pp_printer *p, const struct pp_snapshot *snap)
 		int pid = snap->recs[i].d.tid;
 		char comm[64];
 
-		/* Named by a COMM record: nothing to look up. */
+		/* Skip the records whose task a COMM record names. */
 		if (snap->recs[i].d.type == PERF_RECORD_COMM ||
 		    snap->recs[i].d.comm)
 			continue;
@@ -295,15 +299,18 @@ void printer_learn_comms(struct pp_printer *p, const struct pp_snapshot *snap)
 }
 
 /*
- * The task's name: from the COMM record before the sample, else as it is
- * now (/proc), else NULL.
+ * The task's name as the COMM record before the sample gives it, else as
+ * it is now (from /proc or tracefs' saved_cmdlines), else NULL.
  */
 static const char *task_name(struct pp_printer *p, const struct pp_decoded *d)
 {
 	return d->comm ? d->comm : printer_comm(p, d->tid);
 }
 
-/* The comm column: the task's name, else ":pid" as perf script shows it. */
+/*
+ * The comm column shows the task's name, or ":pid" as perf script does
+ * when the name is unknown.
+ */
 static const char *comm_of(struct pp_printer *p, const struct pp_decoded *d,
 			   char *buf, size_t len)
 {
@@ -315,7 +322,10 @@ static const char *comm_of(struct pp_printer *p, const struct pp_decoded *d,
 	return buf;
 }
 
-/* The tracepoint's fields through its print format into @s (initialised). */
+/*
+ * Print the tracepoint's fields into @s through its print format.  This
+ * initialises @s, and the caller destroys it.
+ */
 static void format_info(struct pp_printer *p, const struct pp_decoded *d,
 			struct trace_seq *s)
 {
@@ -335,7 +345,7 @@ void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d)
 {
 	char pidbuf[32], wall[64];
 
-	/* COMM records name the samples' tasks; perf script hides them too. */
+	/* COMM records only name tasks, and perf script skips them too. */
 	if (d->type == PERF_RECORD_COMM)
 		return;
 	fprintf(out, "%16s %6u [%03u] ",

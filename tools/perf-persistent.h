@@ -2,14 +2,18 @@
 /*
  * perf-persistent: the "perf persistent" command-line tool.
  *
- * Parts: main.c (finds the command), builtin-VERB.c (one per command, with
- * what they share in builtin.h: options.c, errmsg.c, util.c), ctl.c (the
- * control device), evspec.c (event names, sizes, sample fields),
- * snapshot.c (reading the buffers through mmap), output.c (decoding with
- * libtraceevent, perf-script-like and JSON lines), perfdata.c (perf.data
- * export), filter.c (trigger filters), fromlog.c (crash dumps).  This
- * header declares the parts the commands use; builtin.h the commands'
- * own.
+ * main.c finds the command, and each command is in its own builtin-VERB.c.
+ * What the commands share is declared in builtin.h and lives in options.c,
+ * errmsg.c and util.c.  The parts the commands use are declared here:
+ *
+ *   ctl.c        the control device
+ *   evspec.c     event names, sizes and sample fields
+ *   snapshot.c   reading the buffers through mmap
+ *   output.c     decoding with libtraceevent, as perf script does or as
+ *                JSON lines
+ *   perfdata.c   export to perf.data
+ *   filter.c     trigger filters
+ *   fromlog.c    crash dumps
  */
 #ifndef PERF_PERSISTENT_TOOL_H
 #define PERF_PERSISTENT_TOOL_H
@@ -26,14 +30,20 @@
 /* Exit status of a bad command line, as perf's own commands use. */
 #define PP_EXIT_USAGE	129
 
-/* "perf persistent: <message>" on stderr; returns -1 for chaining. */
+/*
+ * Print "perf persistent: <message>" on stderr.  Returns -1, so that a
+ * caller can return its result.
+ */
 int pp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- ctl.c: the control device -------------------------------------- */
 
-/* Open /dev/perf_persistent; -1 with the reason on stderr. */
+/*
+ * Open /dev/perf_persistent, for writing if @write.  Returns the fd, or -1
+ * with the reason on stderr.
+ */
 int ctl_open(bool write);
-/* An ioctl; -1 with errno set. */
+/* Issue an ioctl() on the control device; -1 with errno set on failure. */
 int ctl_ioctl(int fd, unsigned long cmd, unsigned long arg);
 
 /**
@@ -51,57 +61,74 @@ struct pp_event_desc {
 };
 
 /*
- * Describe event @id, or the event named @name when @id is 0.  0, or -1
- * with errno (ENOENT: no such event).
+ * Describe event @id, or the event named @name when @id is 0.  Returns 0,
+ * or -1 with errno set (ENOENT if there is no such event).
  */
 int ctl_describe(int fd, unsigned int id, const char *name,
 		 struct pp_event_desc *desc);
 void ctl_desc_free(struct pp_event_desc *desc);
 /*
- * Describe the event named (or numbered) @what; -1 with a message on
- * stderr if there is none.
+ * Describe the event that @what names or numbers.  Returns 0, or -1 with
+ * a message on stderr if there is none.
  */
 int ctl_lookup(int fd, const char *what, struct pp_event_desc *desc);
-/* Ids of every event, ascending, in a malloc()ed array; -1 on error. */
+/*
+ * Put the ids of every event, ascending, in a malloc()ed array at *@ids.
+ * Returns their number, or -1 with a message on stderr.
+ */
 int ctl_list(int fd, unsigned int **ids);
 
 /* ---- evspec.c: event names, sizes, fields --------------------------- */
 
 /* Where tracefs is mounted, or NULL with a message on stderr. */
 const char *tracefs_dir(void);
-/* Override the tracefs lookup (tests; NULL: look it up). */
+/* Override the tracefs lookup, for tests.  NULL looks it up again. */
 void tracefs_set_dir(const char *dir);
 /*
- * The contents of tracefs file events/@rel (malloc()ed, NUL-terminated,
- * *@len bytes), or NULL.
+ * Read tracefs file events/@rel.  Returns its contents, malloc()ed and
+ * NUL-terminated, with their length in *@len; or NULL.
  */
 char *tracefs_read(const char *rel, size_t *len);
-/* "sys:name" of the tracepoint whose id is @id into @buf; false if none. */
+/*
+ * Put the "sys:name" of the tracepoint whose id is @id into @buf.  Returns
+ * false if there is none.
+ */
 bool tracepoint_name(unsigned long long id, char *buf, size_t len);
 
+/*
+ * The sampling frequency of hardware, cache and raw counters, in samples a
+ * second, when neither -c nor -F is given.
+ */
+#define PP_DEFAULT_FREQ		1000
+
+/* Set @attr's sampling for create without -c or -F. */
+void default_sampling(struct perf_event_attr *attr);
 /**
  * parse_event - fill @attr from an event spelled as perf spells it
  * @spec: "sys:name", a software or hardware event name, "mem:ADDR[/LEN][:rwx]",
  *	or "rNNN"
- * @attr: out: type, config, breakpoint fields
- * @name: out: a default persistent event name, at least NAME_MAX bytes
+ * @attr: receives the type, config and breakpoint fields
+ * @name: receives a default persistent event name; it has room for
+ *	PERF_PERSISTENT_NAME_MAX bytes
  *
  * Return: 0, or -1 with a message on stderr.
  */
-/* Samples a second of a hardware counter when neither -c nor -F is given. */
-#define PP_DEFAULT_FREQ		1000
-
-void default_sampling(struct perf_event_attr *attr);
 int parse_event(const char *spec, struct perf_event_attr *attr, char *name);
-/* Bytes from "64K", "1M", "4096", ...: 0 or -1 with a message. */
+/*
+ * Parse a buffer size such as "64K", "1M" or "4096" into bytes.  Returns 0,
+ * or -1 with a message on stderr.
+ */
 int parse_size(const char *s, unsigned long long *bytes);
-/* PERF_SAMPLE_* bits from "ip,tid,time,...": 0 or -1 with a message. */
+/*
+ * Parse "ip,tid,time,..." into PERF_SAMPLE_* bits.  Returns 0, or -1 with a
+ * message on stderr.
+ */
 int parse_fields(const char *s, unsigned long long *sample_type);
-/* "ip,tid,..." of @sample_type into @buf. */
+/* Spell @sample_type as "ip,tid,..." into @buf. */
 void format_fields(unsigned long long sample_type, char *buf, size_t len);
 /* The source event as perf spells it ("mce:mce_record", "cpu-clock"). */
 void format_source(const struct perf_event_attr *attr, char *buf, size_t len);
-/* "64K", "1M" for a size in bytes. */
+/* Spell a size in bytes as "64K" or "1M" where it can. */
 void format_size(unsigned long long bytes, char *buf, size_t len);
 
 /* ---- snapshot.c: the buffers through the read-only mmap -------------- */
@@ -126,8 +153,9 @@ struct pp_record {
  * @sample_type: the fields each record holds
  * @images: the buffer images @recs point into
  * @nr_images: number of @images
- * @live: copied while recording (no right to pause): each image ends where
- *	its intact records end
+ * @live: the images may end in a partial record, because they were copied
+ *	while recording (by a reader that may not pause the event) or come
+ *	from a crash dump.  Each image ends where its intact records end.
  */
 struct pp_snapshot {
 	struct pp_record	*recs;
@@ -141,21 +169,26 @@ struct pp_snapshot {
 
 /*
  * Copy out what @desc's buffers hold, pausing the event around the copy
- * unless it is paused already.  0, or -1 with a message on stderr.
+ * unless it is paused already.  Returns 0, or -1 with a message on stderr.
  */
 int snapshot_take(int fd, const struct pp_event_desc *desc,
 		  struct pp_snapshot *snap);
 /*
- * Add the records of one buffer image (the bytes between head and tail,
- * @len long, the newest record first; malloc()ed, @snap frees it) to @snap.
- * 0, or -1 if a record is malformed.
+ * Add the records of one buffer image to @snap.  The image holds the @len
+ * bytes between head and tail, the newest record first.  It is malloc()ed,
+ * and @snap frees it.  Returns 0, or -1 if a record is malformed or memory
+ * runs out.
  */
 int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len);
-/* Order @snap by time, oldest first (ties: as held). */
+/*
+ * Order @snap by time, oldest first.  Records of the same time keep the
+ * order in which they were added.
+ */
 void snapshot_sort(struct pp_snapshot *snap);
 /*
- * Name each sample's task as the newest COMM record before it does (its
- * d.comm; NULL where none does).  Ordered @snap; 0, or -1 out of memory.
+ * Set each sample's d.comm to the name that the newest COMM record of its
+ * task before it gives, or NULL where there is none.  @snap must be in
+ * order.  Returns 0, or -1 when out of memory.
  */
 int snapshot_name_tasks(struct pp_snapshot *snap);
 void snapshot_free(struct pp_snapshot *snap);
@@ -165,8 +198,9 @@ void snapshot_free(struct pp_snapshot *snap);
 struct pp_printer;
 
 /*
- * A printer for records of the source @attr: for a tracepoint, its format
- * parsed with libtraceevent from tracefs.  NULL with a message on failure.
+ * Make a printer for records of the source @attr.  For a tracepoint, it
+ * parses the format from tracefs with libtraceevent.  Returns NULL with a
+ * message on failure.
  */
 struct pp_printer *printer_new(const struct perf_event_attr *attr);
 /*
@@ -180,11 +214,14 @@ void printer_free(struct pp_printer *p);
 void printer_add_comm(struct pp_printer *p, int pid, const char *comm);
 /* The comm registered for @pid, or NULL. */
 const char *printer_comm(struct pp_printer *p, int pid);
-/* The @i-th pid registered, its comm in *@comm; -1 past the last. */
+/*
+ * Return the @i-th pid registered and put its comm in *@comm.  Returns -1
+ * past the last.
+ */
 int printer_comm_at(struct pp_printer *p, size_t i, const char **comm);
-/* One line like perf script prints it. */
+/* Print one record as a line, as perf script does. */
 void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d);
-/* One JSON object on one line. */
+/* Print one record as a JSON object on one line. */
 void print_record_json(struct pp_printer *p, FILE *out,
 		       const struct pp_decoded *d);
 /* Every record of @snap, oldest first unless @newest, as lines or JSON. */
@@ -199,9 +236,10 @@ struct tep_event;
 struct tep_event *printer_tep_event(struct pp_printer *p);
 
 /*
- * The records' clock and the wall clock at one moment (INFO's clock_ns and
- * realtime_ns): a record stamped T was made at T - clock_ns + realtime_ns.
- * realtime_ns is 0 when unknown (a module older than INFO version 1).
+ * The records' clock and the wall clock read at one moment (INFO's
+ * clock_ns and realtime_ns).  A record stamped T was made at wall-clock
+ * time T - clock_ns + realtime_ns.  realtime_ns is 0 when it is unknown:
+ * a module older than PERF_PERSISTENT_INFO_SIZE_VER1 does not give it.
  */
 struct pp_clock {
 	unsigned long long	clock_ns;
@@ -214,7 +252,7 @@ const struct pp_clock *printer_clock(struct pp_printer *p);
 
 /* ---- fromlog.c: crash dumps in kernel logs ---------------------------- */
 
-/* Bytes of data per dump line (PP_DUMP_CHUNK of the module's dump.h). */
+/* Bytes of data per dump line (PP_DUMP_CHUNK of perf_persistent/dump.h). */
 #define PP_DUMP_CHUNK_MAX	96
 
 /**
@@ -222,7 +260,7 @@ const struct pp_clock *printer_clock(struct pp_printer *p);
  * @data: the bytes read, from offset 0
  * @len: their number
  * @cap: room at @data
- * @gap: a line was missing or damaged: what followed it is not in @data
+ * @gap: a line was missing or damaged, and what followed it is not in @data
  * @skipped: the module skipped the CPU (a writer was mid-record)
  */
 struct pp_dump_stream {
@@ -261,14 +299,14 @@ struct pp_dump_event {
 /**
  * struct pp_dump - the last crash dump of a log
  * @started: a dump's first line was seen
- * @complete: and its last
+ * @complete: its last line was seen too
  * @version: its format version
  * @reason: "panic" or "oops"
  * @events: its events
  * @nr: number of @events
  * @next_seq: the line expected next
  * @lost_lines: lines missing from the log
- * @bad_lines: lines damaged (their CRC or syntax)
+ * @bad_lines: lines damaged, with a bad CRC or bad syntax
  */
 struct pp_dump {
 	bool			started, complete;
@@ -280,16 +318,19 @@ struct pp_dump {
 };
 
 /*
- * The name the dump's COMM records cache gives task @tid on @cpu (or, but
- * for the idle tasks, on another CPU); NULL if none.
+ * The name that the dump's T lines give task @tid on @cpu, or on another
+ * CPU unless @tid is 0 (each CPU has its own idle task).  NULL if none.
  */
 const char *dump_task_comm(const struct pp_dump_event *ev, int cpu, int tid);
-/* Read the last dump of the log @f; 0, or -1 with a message on stderr. */
+/*
+ * Read the last dump in the log @f.  Returns 0, or -1 with a message on
+ * stderr.
+ */
 int dump_read(FILE *f, struct pp_dump *d);
 /*
- * Print @ev's records to @out as script prints a live event's (JSON lines
- * with @json), oldest first unless @newest; what the dump lacks is said on
- * stderr.  0, or -1 with a message.
+ * Print @ev's records to @out as script prints a live event's, as JSON
+ * lines if @json, and oldest first unless @newest.  What the dump lacks is
+ * reported on stderr.  Returns 0, or -1 with a message.
  */
 int dump_print_event(const struct pp_dump_event *ev, FILE *out, bool newest,
 		     bool json);
@@ -299,7 +340,8 @@ void dump_free(struct pp_dump *d);
 
 /*
  * Compile @expr, perf's tracepoint filter syntax, for the source @attr into
- * at most @max ops.  The number of ops, or -1 with a message on stderr.
+ * at most @max ops.  Returns the number of ops, or -1 with a message on
+ * stderr.
  */
 int filter_compile(const struct perf_event_attr *attr, const char *expr,
 		   struct perf_persistent_filter_op *ops, unsigned int max);
@@ -309,7 +351,8 @@ int filter_compile(const struct perf_event_attr *attr, const char *expr,
 /*
  * Write @snap as a perf.data file at @path: the records as samples of
  * @attr, preceded by COMM records for the pids @p knows, with the tracing
- * data perf needs for a tracepoint.  0, or -1 with a message on stderr.
+ * data perf needs for a tracepoint.  Returns 0, or -1 with a message on
+ * stderr.
  */
 int perfdata_write(const char *path, const struct perf_event_attr *attr,
 		   unsigned int id, const struct pp_snapshot *snap,

@@ -2,10 +2,11 @@
 /*
  * perf-persistent tool: reading the buffers through the read-only mmap.
  *
- * Each CPU's buffer is written backward: the newest record is at data_head,
- * the oldest held ends at the page extension's tail.  The event is paused
- * around the copy, so the heads stand still and every buffer is read as of
- * the same moment; then the records are ordered by time across CPUs.
+ * Each CPU's buffer is written backward.  The newest record is at
+ * data_head, and the oldest one held ends at the page extension's tail.
+ * The event is paused around the copy, so that the heads stand still and
+ * every buffer is read as of the same moment.  Then the records are
+ * ordered by time across CPUs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -66,7 +67,7 @@ int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
 		snap->nr++;
 		off += hdr->size;
 	}
-	/* Newest first in the buffer: turn this CPU's run around. */
+	/* The buffer holds the newest record first: reverse this CPU's run. */
 	for (i = 0; i < (snap->nr - first) / 2; i++) {
 		struct pp_record tmp = snap->recs[first + i];
 
@@ -93,7 +94,10 @@ void snapshot_sort(struct pp_snapshot *snap)
 		qsort(snap->recs, snap->nr, sizeof(*snap->recs), by_time);
 }
 
-/* A tid's newest COMM record so far: open addressing, never full. */
+/*
+ * Each tid's newest COMM record so far, in a hash table with open
+ * addressing that is sized never to fill up.
+ */
 struct comm_map {
 	struct {
 		unsigned int	tid;
@@ -103,8 +107,8 @@ struct comm_map {
 };
 
 /*
- * The slot of @d's task.  Every CPU's idle task has tid 0: those are told
- * apart by their CPU.
+ * Find the slot of @d's task.  Every CPU's idle task has tid 0, so idle
+ * tasks are told apart by their CPU.
  */
 static const char **comm_map_at(struct comm_map *m, const struct pp_decoded *d)
 {
@@ -146,9 +150,10 @@ int snapshot_name_tasks(struct pp_snapshot *snap)
 }
 
 /*
- * Copy [head, tail) of one mapped buffer into a malloc()ed image.  @live:
- * the buffer is still recording; keep only the bytes its reserve_head says
- * no writer reached during the copy (UAPI header), the newest first.
+ * Copy [head, tail) of one mapped buffer into a malloc()ed image.  @live
+ * says that the buffer is still recording.  The image then keeps only the
+ * bytes that, by reserve_head, no writer reached during the copy (see the
+ * UAPI header).  These are the newest bytes, at the start of the image.
  */
 static void *copy_image(const unsigned char *map, size_t *len, bool live)
 {
@@ -175,7 +180,7 @@ static void *copy_image(const unsigned char *map, size_t *len, bool live)
 
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		rh = __atomic_load_n(&ext->reserve_head, __ATOMIC_RELAXED);
-		/* Intact: [pos, pos + len) with pos + len - rh <= size. */
+		/* [pos, pos + len) is intact if pos + len - rh <= size. */
 		intact = rh + size - head;
 		if (intact < n)
 			n = (long long)intact > 0 ? intact : 0;
@@ -197,8 +202,8 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 	snap->sample_type = desc->attr.sample_type;
 	if (!(desc->info.state & PERF_PERSISTENT_STATE_PAUSED)) {
 		/*
-		 * Who may read but not pause (an operator group without
-		 * CAP_PERFMON) reads the buffers as they record.
+		 * A user who may read but not pause the event (an operator
+		 * group without CAP_PERFMON) reads the buffers as they record.
 		 */
 		if (!ctl_ioctl(fd, PERF_PERSISTENT_IOC_PAUSE, id))
 			paused = true;
