@@ -234,7 +234,10 @@ _pp_grep() {
 }
 
 # pp_wait_grep PATTERN FILE [SECONDS]: wait until a line of FILE matches the
-# extended regex PATTERN (bound: pp_wait_until's).
+# extended regex PATTERN (bound: pp_wait_until's).  When FILE is the output
+# of a command started with &, empty it first (: >FILE): the shell opens
+# the redirection in the child, so the wait may otherwise read what an
+# earlier command left in FILE, and go on before the command is ready.
 pp_wait_grep() {
 	pp_wait_until "${3:-120}" -- _pp_grep "$1" "$2"
 }

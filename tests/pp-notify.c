@@ -50,10 +50,14 @@
 
 #include "pp-errname.h"
 
-/* Wait for SIGIO (blocked), at most 120 s. */
+/* Wait for SIGIO (blocked), at most 120 s (PP_NOTIFY_WAIT s). */
 static int wait_sigio(const char *who)
 {
 	struct timespec ts = { .tv_sec = 120 };
+	const char *wait = getenv("PP_NOTIFY_WAIT");
+
+	if (wait)
+		ts.tv_sec = atoi(wait);
 	sigset_t set;
 
 	sigemptyset(&set);
@@ -229,6 +233,9 @@ int main(int argc, char **argv)
 		return wait_sigio("child");
 	printf("armed\n");
 	ret |= wait_sigio("parent");
+	/* Without a SIGIO, no read may block: say what the file holds. */
+	if (ret)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	p = (struct pollfd){ .fd = fd, .events = POLLIN };
 	printf("poll: %s\n", poll(&p, 1, 0) == 1 && (p.revents & POLLIN) ? "readable" : "not readable");
 	len = read(fd, n, sizeof(n));

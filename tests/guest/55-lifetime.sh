@@ -99,6 +99,7 @@ echo "# one by one: $one_by_one synchronize_rcu() calls for 100 events"
 # (creating an event on a tracepoint costs perf a grace period: the
 # module's look at the source, pp_event_probe_source()).
 # shellcheck disable=SC2086
+: >/tmp/out
 pp-ctl $many hold >/tmp/out &
 holder=$!
 pp_wait_grep '^hold: OK' /tmp/out

@@ -107,10 +107,13 @@ perf persistent resume sw >/dev/null
 perf persistent trigger mce_record --freeze sw >/dev/null
 sw_id=$(pp_stat sw id)
 rm -f /tmp/ran
+: >/tmp/wait
 perf persistent wait --timeout 120 sw -- sh -c 'echo ran >/tmp/ran' >/tmp/wait 2>&1 &
 wp=$!
+: >/tmp/wait2
 perf persistent wait --timeout 120 mce_record >/tmp/wait2 2>&1 &
 wp2=$!
+: >/tmp/notify
 pp-notify "$sw_id" >/tmp/notify 2>&1 &
 np=$!
 pp_wait_grep '^waiting for sw' /tmp/wait

@@ -85,6 +85,7 @@ check_eq "thr: records of its threads, none of its children" \
 for e in all own thr; do pp-ctl destroy $e >/dev/null; done
 
 # ---- readers attached while the target exits ------------------------------
+: >/tmp/rd.tree
 pp-tree tree 2 >/tmp/rd.tree 2>&1 &
 tp=$!
 pp_wait_grep '^ready pid=' /tmp/rd.tree
@@ -104,6 +105,7 @@ check_eq "a reader after the exit gets the history" 12 \
 pp-ctl destroy rdx >/dev/null
 
 # ---- a process-wide watchpoint with sigtrap (seeds 002, 004) ---------------
+: >/tmp/w.out
 pp-tree watch >/tmp/w.out 2>&1 &
 wp=$!
 pp_wait_grep '^ready pid=' /tmp/w.out
@@ -134,11 +136,13 @@ pp-ctl destroy wp >/dev/null
 # NOTIFIER (pp-notify, or pp-notify32 for the compat ioctl), WHAT naming it
 # in the checks.
 overflow_sigio() {
+	: >/tmp/ov.out
 	pp-tree calls 5 >/tmp/ov.out 2>&1 &
 	op=$!
 	pp_wait_grep '^ready pid=' /tmp/ov.out
 	pp-ctl create ov tp=task:task_rename pid=$op wakeup=3 detached >/dev/null
 	ov=$(pp_stat ov id)
+	: >/tmp/ov.notify
 	"$1" "$ov" overflow >/tmp/ov.notify 2>&1 &
 	np=$!
 	pp_wait_grep '^armed' /tmp/ov.notify
@@ -178,6 +182,7 @@ sg=$(pp_stat sg id)
 # records sg stored meanwhile.
 sg_notifier() {
 	_w0=$(pp_stat sg written)
+	: >/tmp/sg.out
 	pp-notify "$sg" "$@" >/tmp/sg.out 2>&1 &
 	_np=$!
 	pp_wait_grep '^armed' /tmp/sg.out
@@ -220,8 +225,10 @@ pp-ctl info cgp >/tmp/cgp.info
 check_eq "info: scope CGROUP" 2 "$(pp_field scope /tmp/cgp.info)"
 check_eq "info: the cgroup's id, its directory's inode" "$(stat -c %i $cg/ppa)" \
 	"$(pp_field cgroup_id /tmp/cgp.info)"
+: >/tmp/in.out
 pp-tree calls 4 $cg/ppa/sub >/tmp/in.out 2>&1 &
 ip=$!
+: >/tmp/out.out
 pp-tree calls 5 $cg/ppb >/tmp/out.out 2>&1 &
 op=$!
 pp_wait_grep '^ready pid=' /tmp/in.out
@@ -241,6 +248,7 @@ check "counts are the CPUs': the task outside counts too" \
 for e in cgp cgf cgd cgq; do pp-ctl destroy $e >/dev/null; done
 
 # ---- the tool ---------------------------------------------------------------
+: >/tmp/tl.out
 perf persistent create -n tl task:task_rename -- pp-tree tree 2 \
 	>/tmp/tl.out 2>&1 </dev/null &
 tlp=$!
@@ -261,6 +269,7 @@ check_eq "create -- CMD: exits with CMD's status (7)" 7 $?
 check_match "list: the task scope" " tc .* task [0-9]+ exited" "$(perf persistent list)"
 check_match "info: scope" "^scope: +task [0-9]+ \(exited\), inherited by threads and children$" \
 	"$(perf persistent info tc)"
+: >/tmp/tp.out
 pp-tree calls 3 >/tmp/tp.out 2>&1 &
 tpp=$!
 pp_wait_grep '^ready pid=' /tmp/tp.out
@@ -269,6 +278,7 @@ check_grep "create --pid" "^created tpid \(id [0-9]+\)" /tmp/tpid.out
 kill -USR1 $tpp
 wait $tpp
 check "--pid: its three records" pp_wait_stat tpid written 3
+: >/tmp/pf.out
 pp-tree calls 2 >/tmp/pf.out 2>&1 &
 pfp=$!
 pp_wait_grep '^ready pid=' /tmp/pf.out

@@ -207,6 +207,7 @@ pp-ctl destroy sigok >/dev/null
 # attempt, which an inherited copy would have made fail (EACCES).
 rm -f /tmp/nb.go
 mkfifo -m 666 /tmp/nb.go
+: >/tmp/nb.out
 setpriv_nobody 'echo pid=$$; read x </tmp/nb.go; sh -c true && echo forked' \
 	>/tmp/nb.out 2>&1 &
 nb=$!
