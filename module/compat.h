@@ -60,6 +60,23 @@ static inline void pp_vm_flags_mod(struct vm_area_struct *vma,
 }
 
 /*
+ * reserve_mem=SIZE:ALIGN:LABEL (6.11) reserves named memory at boot, which
+ * a driver finds with reserve_mem_find_by_name(); 6.1 has neither, and
+ * region= then names its memory by place only.
+ */
+#define PP_HAVE_RESERVE_MEM	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0))
+
+static inline bool pp_reserve_mem_find(const char *label, phys_addr_t *start,
+				       phys_addr_t *size)
+{
+#if PP_HAVE_RESERVE_MEM
+	return reserve_mem_find_by_name(label, start, size);
+#else
+	return false;
+#endif
+}
+
+/*
  * __uninitialized (6.2, compiler_attributes.h): keep a local out of
  * CONFIG_INIT_STACK_ALL_ZERO's zeroing where every field is set before
  * use, on a hot path.

@@ -20,6 +20,10 @@
  *               those events' ("mce_record:sched_switch"), a TARGET "*" is
  *               every load-time event but SOURCE.  A bad entry is logged
  *               and skipped.
+ *   region=     memory reserved at boot for the buffers kept across a reboot:
+ *               a reserve_mem label, or SIZE@ADDRESS (region.c).  Empty
+ *               (the default): none.  A region that cannot be used fails
+ *               the load, with the reason in the log.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -39,6 +43,7 @@
 #include "ops.h"
 #include "pmu.h"
 #include "reader.h"
+#include "region.h"
 #include "sysfs.h"
 #include "perf_persistent/version.h"
 
@@ -61,6 +66,12 @@ MODULE_PARM_DESC(triggers, "triggers between load-time events, \"SOURCE:TARGET[+
 static unsigned int memory_limit_mb;
 module_param(memory_limit_mb, uint, 0444);
 MODULE_PARM_DESC(memory_limit_mb, "memory all buffers together may take, in MiB (default 0: a quarter of RAM)");
+
+static char *region = "";
+module_param(region, charp, 0444);
+MODULE_PARM_DESC(region, "memory reserved at boot for buffers kept across a reboot: a reserve_mem LABEL or SIZE@ADDRESS (default none)");
+
+static struct pp_region pp_region;
 
 /* What load-time events record: everything a reader needs for perf script. */
 #define PP_LOAD_SAMPLE_TYPE						\
@@ -258,11 +269,17 @@ static int __init pp_init(void)
 		memory_limit_mb = max(1UL, (totalram_pages() >> (20 - PAGE_SHIFT)) / 4);
 	pp_buffer_limit = (unsigned long)memory_limit_mb << 20;
 
+	/* A region that cannot be used stops the load before anything exists. */
+	if (*region) {
+		ret = pp_region_setup(&pp_region, region);
+		if (ret)
+			return ret;
+	}
 	/* Where the events' notices go, before any event exists. */
 	pp_notify_init();
 	ret = pp_readers_init();
 	if (ret)
-		return ret;
+		goto err_region;
 	ret = pp_direct_init();
 	if (ret)
 		goto err_readers;
@@ -308,6 +325,8 @@ err_direct:
 	pp_direct_exit();
 err_readers:
 	pp_readers_exit();
+err_region:
+	pp_region_teardown(&pp_region);
 	return ret;
 }
 
@@ -323,6 +342,7 @@ static void __exit pp_exit(void)
 	pp_events_exit();
 	pp_direct_exit();
 	pp_readers_exit();
+	pp_region_teardown(&pp_region);
 	pr_info("unloaded\n");
 }
 

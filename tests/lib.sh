@@ -224,6 +224,22 @@ pp_end_zombie() {
 	wait "$pp_zombie_parent" 2>/dev/null
 }
 
+# row ID ERRNO COMMAND...: a row of Documentation/errors.rst: the last line
+# COMMAND prints ends in ": ERRNO".  A creation of "b" meant to fail that
+# succeeds is undone.  (The last line is read by the shell itself: on the
+# debug kernel each process a row starts costs a tenth of a second.)
+row() {
+	_id=$1 _want=$2
+	shift 2
+	"$@" >/tmp/pp-row 2>&1
+	_got=
+	while IFS= read -r _line || [ -n "$_line" ]; do
+		_got=$_line
+	done </tmp/pp-row
+	check_eq "$_id -> $_want ($*)" "$_want" "${_got##*: }"
+	pp_destroy_stray b
+}
+
 # pp_wait_stat NAME FIELD MIN: wait for a statistic to reach MIN.
 pp_wait_stat() {
 	pp_wait_until -- _pp_stat_ge "$@"

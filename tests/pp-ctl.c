@@ -42,6 +42,9 @@
  *   drop-cap N        drop capability N only
  *   with-pidfd PID FD CMD...  open a pidfd of PID as fd FD and exec CMD
  *                     (the rest of the arguments) with it
+ *   load PARAMS       load perf_persistent.ko (the running kernel's
+ *                     extra/ module) with finit_module() and the module
+ *                     parameters PARAMS ("" for none)
  *   drain             prints its line, then waits until the terminal on
  *                     standard output has sent everything written to it
  *                     (a guest about to panic: its console's last lines)
@@ -58,6 +61,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -553,6 +557,26 @@ static void on_signal(int sig)
 	(void)sig;
 }
 
+/* "load PARAMS": the module's own errno, which modprobe would print as text. */
+static void cmd_load(const char *params)
+{
+	struct utsname u;
+	char path[256];
+	int fd, ret;
+
+	uname(&u);
+	snprintf(path, sizeof(path), "/lib/modules/%s/extra/perf_persistent.ko",
+		 u.release);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		printf("load: open %s: %s\n", path, errname(errno));
+		return;
+	}
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	printf("load %s: %s\n", params, ret ? errname(errno) : "OK");
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	int i;
@@ -662,6 +686,8 @@ int main(int argc, char **argv)
 			printf("ioctl %s: %s\n", x,
 			       control() < 0 || ioctl(ctl, num(x), 0) ?
 			       errname(errno) : "OK");
+		else if (!strcmp(c, "load"))
+			cmd_load(x);
 		else if (!strcmp(c, "drop-cap"))
 			drop_cap(num(x));
 		else if (!strcmp(c, "sleep"))

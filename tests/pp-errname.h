@@ -28,6 +28,7 @@ static inline const char *errname(int e)
 	case ENOSPC: return "ENOSPC";
 	case ENOMEM: return "ENOMEM";
 	case ENODEV: return "ENODEV";
+	case ENXIO: return "ENXIO";
 	case ESRCH: return "ESRCH";
 	case EBADF: return "EBADF";
 	case ENOTDIR: return "ENOTDIR";

@@ -8,22 +8,6 @@
 pp_load
 ncpus=$(grep -c ^processor /proc/cpuinfo)
 
-# row ID ERRNO COMMAND...: the last line COMMAND prints ends in ": ERRNO".
-# A creation of "b" meant to fail that succeeds is undone (see lib.sh).
-# (The last line is read by the shell itself: on the debug kernel each
-# process a row starts costs a tenth of a second.)
-row() {
-	_id=$1 _want=$2
-	shift 2
-	"$@" >/tmp/pp-row 2>&1
-	_got=
-	while IFS= read -r _line || [ -n "$_line" ]; do
-		_got=$_line
-	done </tmp/pp-row
-	check_eq "$_id -> $_want ($*)" "$_want" "${_got##*: }"
-	pp_destroy_stray b
-}
-
 pp-ctl create keep sw=3 detached >/dev/null
 keep=$(pp_stat keep id)
 rm -f /tmp/hold
@@ -253,6 +237,21 @@ pp_unload
 pp_load events=
 row E70 ENOMEM sh -c "echo \$\$ >$cg/pp-errnos/cgroup.procs; exec pp-ctl create b sw=1 buffer=4194304 detached"
 rmdir $cg/pp-errnos
+
+# The load itself: a reserved region (region=) that cannot be used.  The
+# rows that need memory reserved at boot (ENOSPC, a region another driver
+# claimed) are scripts/region-check's.  A refused load leaves nothing.
+pp_unload
+row E127 EINVAL pp-ctl load region=3000@0x20000000
+row E128 EINVAL pp-ctl load region=2M@0x20000800
+row E129 EBUSY pp-ctl load region=2M@0x20000000
+if grep -q ' reserve_mem_find_by_name$' /proc/kallsyms; then
+	row E131 ENODEV pp-ctl load region=pp-none
+else
+	row E130 EOPNOTSUPP pp-ctl load region=pp
+fi
+check "the refused loads left no module" test ! -d /sys/module/perf_persistent
+check "... and no claim on memory" sh -c "! grep -q perf_persistent /proc/iomem"
 check "kernel log clean" pp_log_clean
 
 done_testing
