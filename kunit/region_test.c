@@ -69,10 +69,43 @@ static void pp_region_test_refused(struct kunit *test)
 				    -EINVAL, "region=%s", bad[i]);
 }
 
+/* A region of 16 pages whose first (the header) is never handed out. */
+static void pp_region_test_pages(struct kunit *test)
+{
+	struct pp_region r = {};
+
+	KUNIT_ASSERT_EQ(test, pp_region_pages_init(&r, 16, 1), 0);
+	KUNIT_EXPECT_EQ(test, pp_region_pages_alloc(&r, 0), -EINVAL);
+	/* First fit, after the header. */
+	KUNIT_EXPECT_EQ(test, pp_region_pages_alloc(&r, 5), 1L);
+	KUNIT_EXPECT_EQ(test, pp_region_pages_alloc(&r, 5), 6L);
+	KUNIT_EXPECT_EQ(test, pp_region_pages_alloc(&r, 5), 11L);
+	/* Full: the header's page is not handed out. */
+	KUNIT_EXPECT_EQ(test, pp_region_pages_alloc(&r, 1), -ENOSPC);
+	/* A hole in the middle takes what fits in it, and no more. */
+	pp_region_pages_free(&r, 6, 5);
+	KUNIT_EXPECT_EQ(test, pp_region_pages_alloc(&r, 6), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, pp_region_pages_alloc(&r, 2), 6L);
+	KUNIT_EXPECT_EQ(test, pp_region_pages_alloc(&r, 3), 8L);
+	KUNIT_EXPECT_EQ(test, pp_region_pages_alloc(&r, 1), -ENOSPC);
+	/* Everything back: one run of 15 again. */
+	pp_region_pages_free(&r, 1, 5);
+	pp_region_pages_free(&r, 6, 2);
+	pp_region_pages_free(&r, 8, 3);
+	pp_region_pages_free(&r, 11, 5);
+	KUNIT_EXPECT_EQ(test, pp_region_pages_alloc(&r, 16), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, pp_region_pages_alloc(&r, 15), 1L);
+	pp_region_pages_exit(&r);
+
+	/* A header as large as the region leaves nothing. */
+	KUNIT_EXPECT_EQ(test, pp_region_pages_init(&r, 4, 4), -EINVAL);
+}
+
 static struct kunit_case pp_region_test_cases[] = {
 	KUNIT_CASE(pp_region_test_by_place),
 	KUNIT_CASE(pp_region_test_by_label),
 	KUNIT_CASE(pp_region_test_refused),
+	KUNIT_CASE(pp_region_test_pages),
 	{}
 };
 

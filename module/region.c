@@ -13,12 +13,15 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "compat.h"
@@ -208,4 +211,91 @@ void pp_region_teardown(struct pp_region *r)
 	if (r->res)
 		release_mem_region(r->start, r->size);
 	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * The region's pages.  Buffers come and go with their events, each a
+ * control page and a power-of-two number of data pages, so the region is
+ * handed out page by page, first fit, from a bitmap kept in normal memory.
+ * What the next boot needs to find them is in the region's own header and
+ * descriptors, not here.
+ */
+
+/**
+ * pp_region_pages_init - set up the page map of @r
+ * @r: the region
+ * @nr_pages: its pages
+ * @reserved: pages at its start that are never handed out (the header)
+ *
+ * Process context.  Return: 0, -EINVAL if @reserved is not below
+ * @nr_pages, -ENOMEM.
+ */
+int pp_region_pages_init(struct pp_region *r, unsigned long nr_pages,
+			 unsigned long reserved)
+{
+	if (reserved >= nr_pages)
+		return -EINVAL;
+	r->used = bitmap_zalloc(nr_pages, GFP_KERNEL);
+	if (!r->used)
+		return -ENOMEM;
+	mutex_init(&r->lock);
+	r->nr_pages = nr_pages;
+	bitmap_set(r->used, 0, reserved);
+	return 0;
+}
+
+/* Process context; nothing is handed out any more. */
+void pp_region_pages_exit(struct pp_region *r)
+{
+	bitmap_free(r->used);
+	r->used = NULL;
+	r->nr_pages = 0;
+}
+
+/**
+ * pp_region_pages_alloc - hand out @nr contiguous pages of @r
+ * @r: the region
+ * @nr: pages wanted, at least 1
+ *
+ * Process context; takes r->lock.
+ *
+ * Return: the index of the first page, -EINVAL for @nr 0, or -ENOSPC when
+ * no run of @nr free pages is left.
+ */
+long pp_region_pages_alloc(struct pp_region *r, unsigned long nr)
+{
+	unsigned long first;
+
+	if (!nr)
+		return -EINVAL;
+	mutex_lock(&r->lock);
+	first = bitmap_find_next_zero_area(r->used, r->nr_pages, 0, nr, 0);
+	if (first >= r->nr_pages || nr > r->nr_pages - first) {
+		mutex_unlock(&r->lock);
+		return -ENOSPC;
+	}
+	bitmap_set(r->used, first, nr);
+	mutex_unlock(&r->lock);
+	return first;
+}
+
+/**
+ * pp_region_pages_free - give back pages pp_region_pages_alloc() handed out
+ * @r: the region
+ * @first: the first page's index
+ * @nr: how many
+ *
+ * Process context; takes r->lock.
+ */
+void pp_region_pages_free(struct pp_region *r, unsigned long first,
+			  unsigned long nr)
+{
+	if (WARN_ON_ONCE(first >= r->nr_pages || nr > r->nr_pages - first))
+		return;
+	mutex_lock(&r->lock);
+	/* Every page given back was handed out: no double free. */
+	WARN_ON_ONCE(find_next_zero_bit(r->used, first + nr, first) <
+		     first + nr);
+	bitmap_clear(r->used, first, nr);
+	mutex_unlock(&r->lock);
 }
