@@ -405,3 +405,80 @@ void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st)
 	} while (read_seqcount_retry(&buf->seq, seq));
 	st->dropped = local64_read(&buf->dropped);
 }
+
+/**
+ * pp_buffer_found - how much of a buffer found after a reset can be trusted
+ * @buf: the buffer: only its data area and size are read
+ * @head: the data_head its control page published
+ * @tail: the tail it published
+ * @reserve: the reserve_head it published
+ * @rules: what its records must obey
+ * @f: out: what is kept, and why not more
+ *
+ * The records published are [@head, @tail).  A writer caught between
+ * reserve and commit by the reset had claimed [@reserve, @head), the
+ * bytes of the oldest records once the buffer had wrapped, so the window
+ * ends @size after @reserve at the latest.  The walk goes from the newest
+ * record to older ones and stops at the first that breaks a rule: from
+ * there on nothing is trusted.  Pure, bounded by @buf->size / 8 steps.
+ *
+ * Return: 0; -EINVAL when the published positions cannot be (a window
+ * larger than the buffer): then nothing is kept.
+ */
+int pp_buffer_found(const struct pp_buffer *buf, unsigned long head,
+		    unsigned long tail, unsigned long reserve,
+		    const struct pp_found_rules *rules,
+		    struct pp_buffer_found *f)
+{
+	unsigned long pos = head, end = tail;
+	u64 newer = U64_MAX, t;
+	struct perf_event_header hdr;
+
+	memset(f, 0, sizeof(*f));
+	f->tail = head;
+	if (tail - head > buf->size)
+		return -EINVAL;
+	/* A reserve_head above data_head was never published: ignore it. */
+	if (head - reserve <= buf->size && tail - reserve > buf->size) {
+		end = reserve + buf->size;
+		f->stop = PP_FOUND_OVERRUN;
+	}
+	while (pos != end) {
+		enum pp_found_stop bad = PP_FOUND_WHOLE;
+
+		if (end - pos < sizeof(hdr)) {
+			bad = PP_FOUND_CROSS;
+			goto stop;
+		}
+		pp_buffer_read(buf, pos, &hdr, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) || hdr.size % PP_RECORD_ALIGN)
+			bad = PP_FOUND_SIZE;
+		else if (hdr.size > end - pos)
+			bad = PP_FOUND_CROSS;
+		else if (hdr.type != PERF_RECORD_SAMPLE &&
+			 hdr.type != PERF_RECORD_COMM)
+			bad = PP_FOUND_TYPE;
+		if (bad)
+			goto stop;
+		if (hdr.type == PERF_RECORD_SAMPLE && rules->time_off >= 0 &&
+		    rules->time_off + sizeof(t) <= hdr.size) {
+			pp_buffer_read(buf, pos + rules->time_off, &t, sizeof(t));
+			if (t > rules->max_time ||
+			    (newer != U64_MAX && t > newer &&
+			     t - newer > rules->slack)) {
+				bad = PP_FOUND_TIME;
+				goto stop;
+			}
+			newer = t;
+		}
+		f->records++;
+		f->bytes += hdr.size;
+		pos += hdr.size;
+		continue;
+stop:
+		f->stop = bad;
+		break;
+	}
+	f->tail = pos;
+	return 0;
+}

@@ -348,6 +348,56 @@ static __always_inline void pp_buffer_commit_one(struct pp_buffer *buf,
 }
 
 void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st);
+/*
+ * Why pp_buffer_found() kept less than the published window:
+ * OVERRUN, a writer caught mid-record had reserved the oldest bytes; SIZE,
+ * a size under 8 or not a multiple of 8; CROSS, a record running past the
+ * window; TYPE, a record type the module never writes; TIME, a sample's
+ * time after the last clock, or later than the next newer one's by more
+ * than the slack.  WHOLE: every published record was kept.
+ */
+enum pp_found_stop {
+	PP_FOUND_WHOLE,
+	PP_FOUND_OVERRUN,
+	PP_FOUND_SIZE,
+	PP_FOUND_CROSS,
+	PP_FOUND_TYPE,
+	PP_FOUND_TIME,
+};
+
+/**
+ * struct pp_found_rules - what the records of a found buffer must obey
+ * @time_off: where a SAMPLE record's u64 time is (from its sample_type),
+ *	or -1 when it has none
+ * @max_time: no time may be later (the last clock the region stored)
+ * @slack: how much later than the next newer record a record's time may
+ *	be: a writer that took its time and was interrupted before it
+ *	reserved lands newer than the interrupting writer's record
+ */
+struct pp_found_rules {
+	int	time_off;
+	u64	max_time;
+	u64	slack;
+};
+
+/**
+ * struct pp_buffer_found - what can be trusted of a buffer found after a reset
+ * @tail: just past the oldest record kept: the records are [head, @tail)
+ * @records: how many
+ * @bytes: their bytes
+ * @stop: why @tail is short of the published tail, or PP_FOUND_WHOLE
+ */
+struct pp_buffer_found {
+	unsigned long		tail;
+	u64			records;
+	u64			bytes;
+	enum pp_found_stop	stop;
+};
+
+int pp_buffer_found(const struct pp_buffer *buf, unsigned long head,
+		    unsigned long tail, unsigned long reserve,
+		    const struct pp_found_rules *rules,
+		    struct pp_buffer_found *f);
 void pp_buffer_read(const struct pp_buffer *buf, unsigned long pos,
 		    void *dst, unsigned int len);
 
