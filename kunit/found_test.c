@@ -161,20 +161,34 @@ static void found_test_times(struct kunit *test)
 	c->rules.slack = 2;
 	found_expect_one(test, c, PP_FOUND_TIME);
 
-	/* The newest after the last clock the region stored: nothing kept. */
+	/*
+	 * The newest after the last clock the region stored: torn, dropped
+	 * alone; the walk goes on from the record after it.
+	 */
 	c->rules.slack = 5;
+	c->rules.max_time = 40;
+	push(c, PERF_RECORD_SAMPLE, REC, 1000);
+	KUNIT_ASSERT_EQ(test, pp_buffer_found(&c->buf, c->head, 0, c->head,
+					      &c->rules, &f), 0);
+	KUNIT_EXPECT_EQ(test, f.torn, 1U);
+	KUNIT_EXPECT_EQ(test, f.head, c->head + REC);
+	KUNIT_EXPECT_EQ(test, f.stop, PP_FOUND_WHOLE);
+	KUNIT_EXPECT_EQ(test, f.records, 3ULL);
+
+	/* A second record past the last clock: the walk stops there. */
 	c->rules.max_time = 29;
 	KUNIT_ASSERT_EQ(test, pp_buffer_found(&c->buf, c->head, 0, c->head,
 					      &c->rules, &f), 0);
+	KUNIT_EXPECT_EQ(test, f.torn, 1U);
 	KUNIT_EXPECT_EQ(test, f.stop, PP_FOUND_TIME);
 	KUNIT_EXPECT_EQ(test, f.records, 0ULL);
-	KUNIT_EXPECT_EQ(test, f.tail, c->head);
+	KUNIT_EXPECT_EQ(test, f.tail, c->head + REC);
 
 	/* Without a time in its samples, an event's times are not looked at. */
 	c->rules.time_off = -1;
 	KUNIT_ASSERT_EQ(test, pp_buffer_found(&c->buf, c->head, 0, c->head,
 					      &c->rules, &f), 0);
-	KUNIT_EXPECT_EQ(test, f.records, 3ULL);
+	KUNIT_EXPECT_EQ(test, f.records, 4ULL);
 }
 
 /* A window larger than the buffer cannot have been published. */

@@ -70,25 +70,15 @@ unsigned long pp_buffer_memory_used(void)
 	return atomic_long_read(&pp_buffer_used);
 }
 
-/**
- * pp_buffer_alloc - allocate an empty buffer
- * @size: data size in bytes: a power-of-two number of pages
- *
- * Process context; may sleep.
- *
- * Return: the buffer, ERR_PTR(-EINVAL) for a bad size, ERR_PTR(-ENOSPC)
- * when it would take the buffers past pp_buffer_limit, ERR_PTR(-ENOMEM)
- * when the allocation (or the memory cgroup) fails.
+/*
+ * The buffer's bookkeeping in kernel memory, charged against
+ * pp_buffer_limit as @need bytes: the structure and the bitmap of record
+ * starts.  The caller sets the control page and the data.
  */
-struct pp_buffer *pp_buffer_alloc(unsigned long size)
+static struct pp_buffer *pp_buffer_new(unsigned long size, unsigned long need)
 {
 	struct pp_buffer *buf;
-	unsigned long need;
 
-	if (size < PAGE_SIZE || !is_power_of_2(size))
-		return ERR_PTR(-EINVAL);
-
-	need = pp_buffer_footprint(size);
 	if (atomic_long_add_return(need, &pp_buffer_used) >
 	    READ_ONCE(pp_buffer_limit)) {
 		atomic_long_sub(need, &pp_buffer_used);
@@ -102,44 +92,109 @@ struct pp_buffer *pp_buffer_alloc(unsigned long size)
 	local_set(&buf->nest, 0);
 	local_set(&buf->head, 0);
 	local64_set(&buf->dropped, 0);
-
 	buf->starts = kvcalloc(BITS_TO_LONGS(size / PP_RECORD_ALIGN),
 			       sizeof(unsigned long), PP_BUFFER_GFP);
-	if (!buf->starts)
-		goto err_free;
-	/*
-	 * Zeroed, so that a reader meets a zero-sized header where nothing
-	 * was written.  The area is page-aligned and made of order-0 pages,
-	 * which pp_buffer_mmap() maps one by one; vmalloc_user() would not
-	 * take __GFP_ACCOUNT.
-	 */
-	buf->page = __vmalloc(PAGE_SIZE + size, PP_BUFFER_GFP | __GFP_ZERO);
-	if (!buf->page)
-		goto err_starts;
-	buf->data = (void *)buf->page + PAGE_SIZE;
-	buf->ext = (void *)buf->page + PERF_PERSISTENT_PAGE_EXT_OFFSET;
-	buf->ext->size = sizeof(*buf->ext);
-	buf->page->data_offset = PAGE_SIZE;
-	buf->page->data_size = size;
-	return buf;
-
-err_starts:
-	kvfree(buf->starts);
-err_free:
+	if (buf->starts)
+		return buf;
 	kfree(buf);
 err_uncharge:
 	atomic_long_sub(need, &pp_buffer_used);
 	return ERR_PTR(-ENOMEM);
 }
 
-/* Process context; no writer may be running or start on @buf. */
+/* Point @buf at its control page @page, followed by the data, and set it up. */
+static void pp_buffer_set_page(struct pp_buffer *buf, void *page)
+{
+	buf->page = page;
+	buf->data = page + PAGE_SIZE;
+	buf->ext = page + PERF_PERSISTENT_PAGE_EXT_OFFSET;
+	buf->ext->size = sizeof(*buf->ext);
+	buf->page->data_offset = PAGE_SIZE;
+	buf->page->data_size = buf->size;
+}
+
+/**
+ * pp_buffer_alloc - allocate an empty buffer
+ * @size: data size in bytes: a power-of-two number of pages
+ *
+ * Process context; may sleep.
+ *
+ * Return: the buffer, ERR_PTR(-EINVAL) for a bad size, ERR_PTR(-ENOSPC)
+ * when it would take the buffers past pp_buffer_limit, ERR_PTR(-ENOMEM)
+ * when the allocation (or the memory cgroup) fails.
+ */
+struct pp_buffer *pp_buffer_alloc(unsigned long size)
+{
+	struct pp_buffer *buf;
+	void *page;
+
+	if (size < PAGE_SIZE || !is_power_of_2(size))
+		return ERR_PTR(-EINVAL);
+	buf = pp_buffer_new(size, pp_buffer_footprint(size));
+	if (IS_ERR(buf))
+		return buf;
+	/*
+	 * Zeroed, so that a reader meets a zero-sized header where nothing
+	 * was written.  The area is page-aligned and made of order-0 pages,
+	 * which pp_buffer_mmap() maps one by one; vmalloc_user() would not
+	 * take __GFP_ACCOUNT.
+	 */
+	page = __vmalloc(PAGE_SIZE + size, PP_BUFFER_GFP | __GFP_ZERO);
+	if (!page) {
+		pp_buffer_free(buf);
+		return ERR_PTR(-ENOMEM);
+	}
+	pp_buffer_set_page(buf, page);
+	return buf;
+}
+
+/**
+ * pp_buffer_alloc_at - an empty buffer in memory the caller provides
+ * @mem: PAGE_SIZE + @size bytes, page-aligned: the control page, then the
+ *	data.  Mapped cached, physically contiguous
+ * @phys: the physical address of @mem, which readers' mappings map
+ * @size: data size in bytes: a power-of-two number of pages
+ *
+ * For the reserved region (keep.c): the records are written where the
+ * next boot finds them, by the same record path.  Only the bookkeeping is
+ * allocated, and charged.  @mem is zeroed.  Process context.
+ *
+ * Return: as pp_buffer_alloc().
+ */
+struct pp_buffer *pp_buffer_alloc_at(void *mem, phys_addr_t phys,
+				     unsigned long size)
+{
+	struct pp_buffer *buf;
+
+	if (size < PAGE_SIZE || !is_power_of_2(size) || !PAGE_ALIGNED(mem) ||
+	    !phys || !PAGE_ALIGNED(phys))
+		return ERR_PTR(-EINVAL);
+	buf = pp_buffer_new(size, pp_buffer_footprint(size) - PAGE_SIZE - size);
+	if (IS_ERR(buf))
+		return buf;
+	memset(mem, 0, PAGE_SIZE + size);
+	buf->phys = phys;
+	pp_buffer_set_page(buf, mem);
+	return buf;
+}
+
+/*
+ * Process context; no writer may be running or start on @buf.  The memory
+ * of a buffer made by pp_buffer_alloc_at() stays its provider's.
+ */
 void pp_buffer_free(struct pp_buffer *buf)
 {
+	unsigned long charged;
+
 	if (!buf)
 		return;
-	vfree(buf->page);
+	charged = pp_buffer_footprint(buf->size);
+	if (buf->phys)
+		charged -= PAGE_SIZE + buf->size;
+	else
+		vfree(buf->page);
 	kvfree(buf->starts);
-	atomic_long_sub(pp_buffer_footprint(buf->size), &pp_buffer_used);
+	atomic_long_sub(charged, &pp_buffer_used);
 	kfree(buf);
 }
 
@@ -150,7 +205,7 @@ void pp_buffer_free(struct pp_buffer *buf)
  *
  * Process context, mmap lock held for writing.
  *
- * Return: 0, or vm_insert_page()'s error.
+ * Return: 0, or vm_insert_page()'s or remap_pfn_range()'s error.
  */
 int pp_buffer_mmap(struct pp_buffer *buf, struct vm_area_struct *vma)
 {
@@ -158,6 +213,10 @@ int pp_buffer_mmap(struct pp_buffer *buf, struct vm_area_struct *vma)
 	int ret;
 
 	mmap_assert_write_locked(vma->vm_mm);
+	/* Reserved memory, not pages of the page allocator. */
+	if (buf->phys)
+		return remap_pfn_range(vma, vma->vm_start, PHYS_PFN(buf->phys),
+				       PAGE_SIZE + buf->size, vma->vm_page_prot);
 	for (off = 0; off < PAGE_SIZE + buf->size; off += PAGE_SIZE) {
 		ret = vm_insert_page(vma, vma->vm_start + off,
 				     vmalloc_to_page((void *)buf->page + off));
@@ -420,7 +479,9 @@ void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st)
  * bytes of the oldest records once the buffer had wrapped, so the window
  * ends @size after @reserve at the latest.  The walk goes from the newest
  * record to older ones and stops at the first that breaks a rule: from
- * there on nothing is trusted.  Pure, bounded by @buf->size / 8 steps.
+ * there on nothing is trusted.  The newest record alone may be dropped
+ * and the walk go on, when only its time is wrong: its size was sound.
+ * Pure, bounded by @buf->size / 8 steps.
  *
  * Return: 0; -EINVAL when the published positions cannot be (a window
  * larger than the buffer): then nothing is kept.
@@ -435,6 +496,7 @@ int pp_buffer_found(const struct pp_buffer *buf, unsigned long head,
 	struct perf_event_header hdr;
 
 	memset(f, 0, sizeof(*f));
+	f->head = head;
 	f->tail = head;
 	if (tail - head > buf->size)
 		return -EINVAL;
@@ -466,6 +528,18 @@ int pp_buffer_found(const struct pp_buffer *buf, unsigned long head,
 			if (t > rules->max_time ||
 			    (newer != U64_MAX && t > newer &&
 			     t - newer > rules->slack)) {
+				/*
+				 * The newest record, published but torn (its
+				 * header reached memory, not all of it): drop
+				 * it alone, since its size says where the
+				 * next one starts.
+				 */
+				if (pos == head && !f->torn) {
+					f->torn = 1;
+					pos += hdr.size;
+					f->head = pos;
+					continue;
+				}
 				bad = PP_FOUND_TIME;
 				goto stop;
 			}
@@ -480,5 +554,49 @@ stop:
 		break;
 	}
 	f->tail = pos;
+	return 0;
+}
+
+/**
+ * pp_buffer_adopt - make an empty buffer hold records found elsewhere
+ * @buf: an empty buffer of the same size as @found, nothing writing to it
+ * @found: the buffer found after a reset: only its data is read
+ * @head: the newest record kept
+ * @tail: just past the oldest: [@head, @tail) as pp_buffer_found() said
+ *
+ * Copies @found's data and accounts the records in [@head, @tail) as if
+ * they had been written here, so that readers read them as any others.
+ * Process context.
+ *
+ * Return: 0, or -EINVAL if the sizes differ or a record's size is not
+ * what pp_buffer_found() checked (nothing is kept then).
+ */
+int pp_buffer_adopt(struct pp_buffer *buf, const struct pp_buffer *found,
+		    unsigned long head, unsigned long tail)
+{
+	struct perf_event_header hdr;
+	unsigned long pos;
+
+	if (buf->size != found->size || tail - head > buf->size)
+		return -EINVAL;
+	memcpy(buf->data, found->data, buf->size);
+	for (pos = head; pos != tail; pos += hdr.size) {
+		pp_buffer_read(buf, pos, &hdr, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) || hdr.size % PP_RECORD_ALIGN ||
+		    hdr.size > tail - pos) {
+			bitmap_zero(buf->starts, buf->size / PP_RECORD_ALIGN);
+			buf->written = 0;
+			buf->bytes = 0;
+			return -EINVAL;
+		}
+		__set_bit(pp_buffer_slot(buf, pos), buf->starts);
+		buf->written++;
+		buf->bytes += hdr.size;
+	}
+	local_set(&buf->head, head);
+	buf->done = head;
+	buf->tail = tail;
+	buf->ext->reserve_head = head;
+	pp_buffer_publish(buf, head);
 	return 0;
 }

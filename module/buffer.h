@@ -97,6 +97,7 @@ struct pp_buffer {
 	struct pp_comm_slot	comm[1 << PP_COMM_SLOTS_BITS];
 
 	/* Set at allocation. */
+	phys_addr_t		phys;
 	unsigned long		size;
 	unsigned long		*starts;
 	void			*data;
@@ -111,6 +112,10 @@ extern unsigned long pp_buffer_limit;
 unsigned long pp_buffer_memory_used(void);
 
 struct pp_buffer *pp_buffer_alloc(unsigned long size);
+struct pp_buffer *pp_buffer_alloc_at(void *mem, phys_addr_t phys,
+				     unsigned long size);
+int pp_buffer_adopt(struct pp_buffer *buf, const struct pp_buffer *found,
+		    unsigned long head, unsigned long tail);
 void pp_buffer_free(struct pp_buffer *buf);
 int pp_buffer_mmap(struct pp_buffer *buf, struct vm_area_struct *vma);
 
@@ -354,7 +359,10 @@ void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st);
  * a size under 8 or not a multiple of 8; CROSS, a record running past the
  * window; TYPE, a record type the module never writes; TIME, a sample's
  * time after the last clock, or later than the next newer one's by more
- * than the slack.  WHOLE: every published record was kept.
+ * than the slack.  WHOLE: every published record was kept.  PAGE, the
+ * buffer's control page is not one of its event's, or its positions
+ * cannot be; ABSENT, this boot has no such CPU; NOMEM, no memory (or
+ * memory_limit_mb) for its copy: nothing of the buffer is kept then.
  */
 enum pp_found_stop {
 	PP_FOUND_WHOLE,
@@ -363,6 +371,12 @@ enum pp_found_stop {
 	PP_FOUND_CROSS,
 	PP_FOUND_TYPE,
 	PP_FOUND_TIME,
+	/* Not from the walk: the buffer's control page (previous.c) ... */
+	PP_FOUND_PAGE,
+	/* ... or a CPU this boot does not have, or no memory for the copy. */
+	PP_FOUND_ABSENT,
+	PP_FOUND_NOMEM,
+	PP_FOUND_NR
 };
 
 /**
@@ -382,15 +396,20 @@ struct pp_found_rules {
 
 /**
  * struct pp_buffer_found - what can be trusted of a buffer found after a reset
- * @tail: just past the oldest record kept: the records are [head, @tail)
+ * @head: the newest record kept: the published head, or the record after
+ *	it when that one was torn
+ * @tail: just past the oldest record kept: the records are [@head, @tail)
  * @records: how many
  * @bytes: their bytes
+ * @torn: 1 if the newest published record was dropped as torn
  * @stop: why @tail is short of the published tail, or PP_FOUND_WHOLE
  */
 struct pp_buffer_found {
+	unsigned long		head;
 	unsigned long		tail;
 	u64			records;
 	u64			bytes;
+	unsigned int		torn;
 	enum pp_found_stop	stop;
 };
 

@@ -93,7 +93,8 @@ static long pp_ioc_create(struct file *file, void __user *argp)
 		return ret;
 	if (c.flags & ~(PERF_PERSISTENT_CREATE_DETACHED |
 			PERF_PERSISTENT_CREATE_CRASH_DUMP |
-			PERF_PERSISTENT_CREATE_PERF_PATH) || c.__reserved)
+			PERF_PERSISTENT_CREATE_PERF_PATH |
+			PERF_PERSISTENT_CREATE_KEEP) || c.__reserved)
 		return -EINVAL;
 	if (strnlen(c.name, sizeof(c.name)) == sizeof(c.name))
 		return -EINVAL;
@@ -105,6 +106,7 @@ static long pp_ioc_create(struct file *file, void __user *argp)
 	spec.owner_file = c.flags & PERF_PERSISTENT_CREATE_DETACHED ? NULL : file;
 	spec.crash_dump = c.flags & PERF_PERSISTENT_CREATE_CRASH_DUMP;
 	spec.perf_path = c.flags & PERF_PERSISTENT_CREATE_PERF_PATH;
+	spec.keep = c.flags & PERF_PERSISTENT_CREATE_KEEP;
 	spec.scope = c.scope;
 	spec.target = c.target;
 	spec.cgroup_path = c.cgroup_path;

@@ -82,6 +82,7 @@
 #include "event.h"
 #include "filter.h"
 #include "notices.h"
+#include "previous.h"
 #include "reader.h"
 #include "scope.h"
 
@@ -295,7 +296,9 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 	lockdep_assert_held(&ev->sync_lock);
 
 	if (!pc->buf) {
-		struct pp_buffer *buf = pp_buffer_alloc(ev->buffer_size);
+		struct pp_buffer *buf = ev->kept ?
+			pp_region_keep_buffer(&pp_region, &ev->keep, cpu) :
+			pp_buffer_alloc(ev->buffer_size);
 
 		if (IS_ERR(buf))
 			return PTR_ERR(buf);
@@ -453,14 +456,20 @@ void pp_event_free(struct pp_event *ev)
 	irq_work_sync(&ev->froze_work);
 	pp_notices_sync(&ev->notices);
 
+	/* Out of the region's directory before its buffers' pages go. */
+	pp_region_keep_end(&pp_region, &ev->keep);
 	for_each_possible_cpu(cpu) {
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
 
 		/* No reader is left; a delivery may still be running. */
 		pp_reader_cpu_sync(pc);
-		pp_buffer_free(pc->buf);
+		if (pc->buf && pc->buf->phys)
+			pp_region_buffer_free(&pp_region, pc->buf);
+		else
+			pp_buffer_free(pc->buf);
 	}
 	free_percpu(ev->cpus);
+	pp_found_event_free(ev->prev);
 	pp_scope_put(&ev->scope);
 	kfree(ev->format);
 	mutex_destroy(&ev->sync_lock);
@@ -479,6 +488,9 @@ static void pp_event_release(struct pp_entry *entry)
  */
 static void pp_event_halt(struct pp_event *ev)
 {
+	/* A previous boot's event never started. */
+	if (ev->prev)
+		return;
 	cpuhp_state_remove_instance_nocalls(pp_cpuhp_state, &ev->node);
 	if (ev->direct)
 		pp_direct_unregister(ev);
@@ -583,6 +595,17 @@ int pp_event_start(struct pp_event *ev)
 	if (ev->attr.comm)
 		pp_record_fmt_want_comm(&ev->fmt);
 
+	/* Its descriptor in the region, before any of its buffers. */
+	if (ev->kept) {
+		if (!pp_region.hdr)
+			return -ENXIO;
+		ret = pp_region_keep_begin(&pp_region, &ev->keep, ev->entry.id,
+					   ev->entry.name, ev->tp_name,
+					   &ev->attr, ev->buffer_size,
+					   ev->format);
+		if (ret)
+			return ret;
+	}
 	ret = cpuhp_state_add_instance_nocalls(pp_cpuhp_state, &ev->node);
 	if (ret)
 		return ret;
@@ -708,22 +731,13 @@ struct perf_event *pp_event_probe_counter(struct pp_event *ev)
 	return counter;
 }
 
-/**
- * pp_event_alloc - a new event, not started and without an id
- * @spec: what to create
- * @size: its per-CPU buffer size, checked (pp_buffer_size_check())
- *
- * Its scope is resolved and checked against the attr, which the caller
- * has checked (pp_event_attr_check()).  Process context.
- *
- * Return: the event, to be freed with pp_event_free(); ERR_PTR() of
- * -EINVAL (a name too long), -ENOMEM, or the scope's errno.
- */
-struct pp_event *pp_event_alloc(const struct pp_event_spec *spec, u64 size)
+/* The parts of every event; process context. */
+static struct pp_event *pp_event_new(const char *name,
+				     const struct perf_event_attr *attr,
+				     u64 size)
 {
 	struct pp_event *ev;
 	unsigned int cpu;
-	int ret;
 
 	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 	if (!ev)
@@ -744,17 +758,40 @@ struct pp_event *pp_event_alloc(const struct pp_event_spec *spec, u64 size)
 	init_irq_work(&ev->froze_work, pp_event_froze_notify);
 	pp_notices_init(&ev->notices, 0);
 	ev->freeze.notify = &ev->froze_work;
-	if (strscpy(ev->entry.name, spec->name, sizeof(ev->entry.name)) < 0) {
-		ret = -EINVAL;
-		goto err_free;
-	}
 	ev->entry.release = pp_event_release;
-	ev->attr = spec->attr;
+	ev->attr = *attr;
 	ev->attr.size = sizeof(ev->attr);
 	/* Persistent events are always enabled. */
 	ev->attr.disabled = 0;
 	ev->buffer_size = size;
+	if (strscpy(ev->entry.name, name, sizeof(ev->entry.name)) < 0) {
+		pp_event_free(ev);
+		return ERR_PTR(-EINVAL);
+	}
+	return ev;
+}
+
+/**
+ * pp_event_alloc - a new event, not started and without an id
+ * @spec: what to create
+ * @size: its per-CPU buffer size, checked (pp_buffer_size_check())
+ *
+ * Its scope is resolved and checked against the attr, which the caller
+ * has checked (pp_event_attr_check()).  Process context.
+ *
+ * Return: the event, to be freed with pp_event_free(); ERR_PTR() of
+ * -EINVAL (a name too long), -ENOMEM, or the scope's errno.
+ */
+struct pp_event *pp_event_alloc(const struct pp_event_spec *spec, u64 size)
+{
+	struct pp_event *ev;
+	int ret;
+
+	ev = pp_event_new(spec->name, &spec->attr, size);
+	if (IS_ERR(ev))
+		return ev;
 	ev->crash_dump = spec->crash_dump;
+	ev->kept = spec->keep;
 	ret = pp_scope_resolve(&ev->scope, spec->scope, spec->target,
 			       spec->cgroup_path);
 	if (!ret)
@@ -766,6 +803,44 @@ struct pp_event *pp_event_alloc(const struct pp_event_spec *spec, u64 size)
 err_free:
 	pp_event_free(ev);
 	return ERR_PTR(ret);
+}
+
+/**
+ * pp_event_alloc_previous - a previous boot's event, without an id
+ * @fe: what was found of it (previous.c)
+ *
+ * The event takes @fe's buffers and format text, and @fe itself, which it
+ * frees.  It has no counter, probe or hotplug instance: it is never
+ * started, records nothing, and stays paused.  Process context.
+ *
+ * Return: the event, or ERR_PTR(-ENOMEM); @fe is freed then.
+ */
+struct pp_event *pp_event_alloc_previous(struct pp_found_event *fe)
+{
+	struct pp_event *ev;
+	unsigned int i;
+
+	ev = pp_event_new(fe->name, &fe->attr, fe->buffer_size);
+	if (IS_ERR(ev)) {
+		pp_found_event_free(fe);
+		return ev;
+	}
+	ev->entry.previous = true;
+	ev->prev = fe;
+	ev->paused = true;
+	ev->format = fe->format;
+	fe->format = NULL;
+	strscpy(ev->tp_name, fe->tp_name, sizeof(ev->tp_name));
+	pp_record_fmt_init(&ev->fmt, ev->attr.sample_type, fe->id);
+	for (i = 0; i < fe->nr; i++) {
+		struct pp_found_cpu *fc = &fe->cpus[i];
+
+		if (!fc->buf)
+			continue;
+		per_cpu_ptr(ev->cpus, fc->cpu)->buf = fc->buf;
+		fc->buf = NULL;
+	}
+	return ev;
 }
 
 /**
@@ -863,6 +938,10 @@ u32 pp_event_state(const struct pp_event *ev, const void *file)
 		state |= PERF_PERSISTENT_STATE_DIRECT;
 	if (pp_scope_exited(&ev->scope))
 		state |= PERF_PERSISTENT_STATE_EXITED;
+	if (ev->kept)
+		state |= PERF_PERSISTENT_STATE_KEPT;
+	if (ev->prev)
+		state |= PERF_PERSISTENT_STATE_PREVIOUS;
 	return state;
 }
 

@@ -26,6 +26,7 @@
 #include "notices.h"
 #include "reader.h"
 #include "record.h"
+#include "region.h"
 #include "registry.h"
 #include "scope.h"
 #include "sysfs.h"
@@ -34,6 +35,7 @@
 struct list_head;
 struct pp_direct_desc;
 struct pp_event;
+struct pp_found_event;
 struct tracepoint;
 
 /**
@@ -100,6 +102,10 @@ struct pp_cpu {
  * @format: its tracepoint source's tracefs format text, or NULL
  * @tp_name: its tracepoint source's "system:name", or ""
  * @sysfs: what sysfs shows of it (struct pp_sysfs_event, sysfs.h)
+ * @kept: its buffers live in the reserved region
+ * @keep: its place there (region.h)
+ * @prev: for a previous boot's event, what was found of it (previous.h):
+ *	its buffers are then the copies, and it has no counter or probe
  * @rcu: frees the event after lockless lookups are done with it
  */
 struct pp_event {
@@ -124,6 +130,9 @@ struct pp_event {
 	char				*format;
 	char				tp_name[64];
 	struct pp_sysfs_event		sysfs;
+	bool				kept;
+	struct pp_region_keep		keep;
+	struct pp_found_event		*prev;
 	struct rcu_head			rcu;
 };
 
@@ -139,6 +148,7 @@ struct pp_event {
  * @scope: PERF_PERSISTENT_SCOPE_*
  * @target: the scope's pid or cgroup fd (scope.h)
  * @cgroup_path: user pointer to the scope's cgroup path, or 0
+ * @keep: its buffers go into the reserved region (keep.c)
  */
 struct pp_event_spec {
 	const char		*name;
@@ -150,6 +160,7 @@ struct pp_event_spec {
 	u32			scope;
 	s32			target;
 	u64			cgroup_path;
+	bool			keep;
 };
 
 /*
@@ -176,6 +187,7 @@ void pp_event_stop(struct pp_event *ev);
 void pp_event_stop_put(struct pp_event *ev);
 void pp_events_stop_put(struct list_head *list);
 void pp_event_free(struct pp_event *ev);
+struct pp_event *pp_event_alloc_previous(struct pp_found_event *fe);
 
 typedef void (*pp_event_fn)(struct pp_event *ev);
 void pp_events_walk_crash_dump(pp_event_fn fn);

@@ -42,6 +42,7 @@
 #include "notify.h"
 #include "ops.h"
 #include "pmu.h"
+#include "previous.h"
 #include "reader.h"
 #include "region.h"
 #include "sysfs.h"
@@ -57,7 +58,7 @@ MODULE_PARM_DESC(buffer_kb, "per-CPU buffer of load-time events in KiB, a power-
 
 static bool comm;
 module_param(comm, bool, 0444);
-MODULE_PARM_DESC(comm, "load-time events also store COMM records: readers name each task as it was when recorded (default N)");
+MODULE_PARM_DESC(comm, "load-time events also store COMM records: readers name each task as it was when recorded (default N; always with region=)");
 
 static char *triggers = "";
 module_param(triggers, charp, 0444);
@@ -70,8 +71,6 @@ MODULE_PARM_DESC(memory_limit_mb, "memory all buffers together may take, in MiB 
 static char *region = "";
 module_param(region, charp, 0444);
 MODULE_PARM_DESC(region, "memory reserved at boot for buffers kept across a reboot: a reserve_mem LABEL or SIZE@ADDRESS (default none)");
-
-static struct pp_region pp_region;
 
 /* What load-time events record: everything a reader needs for perf script. */
 #define PP_LOAD_SAMPLE_TYPE						\
@@ -127,13 +126,19 @@ static int create_load_event(char *entry)
 		pr_err("events: no tracepoint %s:%s (%d); skipped\n", system, name, ret);
 		return ret;
 	}
-	/* COMM records carry the sample_id fields (pp_event_attr_check()). */
-	if (comm) {
+	/*
+	 * COMM records carry the sample_id fields (pp_event_attr_check()).
+	 * Records kept across a reboot always have them: the next boot has
+	 * no other way to name the tasks.
+	 */
+	if (comm || pp_region.hdr) {
 		spec.attr.comm = 1;
 		spec.attr.sample_id_all = 1;
 	}
 	spec.name = name;
 	spec.crash_dump = true;
+	/* With region=, the load-time events are kept across a reboot. */
+	spec.keep = !!pp_region.hdr;
 	ret = pp_ops_create(&spec, &id);
 	if (ret) {
 		pr_err("events: %s:%s: cannot create: %d; skipped\n", system, name, ret);
@@ -252,6 +257,29 @@ static int set_load_trigger(char *entry)
 	return ret;
 }
 
+/* Make an event of each the previous boot kept (previous.h). */
+static void publish_previous(void)
+{
+	struct pp_found_event *fe, *tmp;
+	u32 id;
+	int ret;
+
+	char name[PERF_PERSISTENT_NAME_MAX];
+
+	list_for_each_entry_safe(fe, tmp, &pp_previous_boot.list, node) {
+		list_del(&fe->node);
+		strscpy(name, fe->name, sizeof(name));
+		/* The event takes @fe, or frees it. */
+		ret = pp_ops_create_previous(fe, &id);
+		if (ret)
+			pr_err("previous boot: %s: cannot show it: %d\n", name,
+			       ret);
+		else
+			pr_info("previous boot: %s is event %u (instances/previous.%s)\n",
+				name, id, name);
+	}
+}
+
 static int __init pp_init(void)
 {
 	u64 size = (u64)buffer_kb * 1024;
@@ -269,11 +297,18 @@ static int __init pp_init(void)
 		memory_limit_mb = max(1UL, (totalram_pages() >> (20 - PAGE_SHIFT)) / 4);
 	pp_buffer_limit = (unsigned long)memory_limit_mb << 20;
 
-	/* A region that cannot be used stops the load before anything exists. */
+	/*
+	 * A region that cannot be used stops the load before anything
+	 * exists.  What the previous boot left in it is copied out before it
+	 * is formatted for this boot.
+	 */
 	if (*region) {
 		ret = pp_region_setup(&pp_region, region);
 		if (ret)
 			return ret;
+		ret = pp_region_start(&pp_region);
+		if (ret)
+			goto err_teardown;
 	}
 	/* Where the events' notices go, before any event exists. */
 	pp_notify_init();
@@ -306,6 +341,7 @@ static int __init pp_init(void)
 	if (ret)
 		goto err_control;
 
+	publish_previous();
 	take_entries(events, "events", create_load_event);
 	take_entries(triggers, "triggers", set_load_trigger);
 	pr_info("version %s loaded\n", PP_VERSION);
@@ -326,6 +362,9 @@ err_direct:
 err_readers:
 	pp_readers_exit();
 err_region:
+	pp_previous_forget();
+	pp_region_stop(&pp_region);
+err_teardown:
 	pp_region_teardown(&pp_region);
 	return ret;
 }
@@ -342,6 +381,7 @@ static void __exit pp_exit(void)
 	pp_events_exit();
 	pp_direct_exit();
 	pp_readers_exit();
+	pp_region_stop(&pp_region);
 	pp_region_teardown(&pp_region);
 	pr_info("unloaded\n");
 }

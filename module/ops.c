@@ -44,6 +44,7 @@
 #include "event.h"
 #include "ops.h"
 #include "pmu.h"
+#include "previous.h"
 #include "sysfs.h"
 
 /* Per-CPU buffer size used when a creator asks for 0 (module parameter). */
@@ -174,6 +175,44 @@ err_free:
 	return ret;
 }
 
+/**
+ * pp_ops_create_previous - show a previous boot's event found in the region
+ * @fe: what previous.c found; the new event takes it, or it is freed
+ * @id: out: the event's id in this boot
+ *
+ * The event is listed, detached, with instances/previous.<name>/ in
+ * sysfs, until it is destroyed.  Module init, process context.
+ *
+ * Return: 0, or the registry's or sysfs's errno.
+ */
+int pp_ops_create_previous(struct pp_found_event *fe, u32 *id)
+{
+	struct pp_event *ev;
+	int ret;
+
+	ev = pp_event_alloc_previous(fe);
+	if (IS_ERR(ev))
+		return PTR_ERR(ev);
+	mutex_lock(&pp_registry.lock);
+	ret = pp_registry_reserve(&pp_registry, &ev->entry, NULL);
+	if (ret)
+		goto err_unlock;
+	ret = pp_sysfs_event_add(ev);
+	if (ret)
+		goto err_cancel;
+	pp_registry_publish(&pp_registry, &ev->entry);
+	*id = ev->entry.id;
+	mutex_unlock(&pp_registry.lock);
+	return 0;
+
+err_cancel:
+	pp_registry_cancel(&pp_registry, &ev->entry);
+err_unlock:
+	mutex_unlock(&pp_registry.lock);
+	pp_event_free(ev);
+	return ret;
+}
+
 /* Look up a listed event by id, or by @name when @id is 0; registry locked. */
 static struct pp_event *find_event(u32 id, const char *name)
 {
@@ -244,7 +283,9 @@ static int change_owner(u32 id, const void *file,
 
 	mutex_lock(&pp_registry.lock);
 	ev = id ? find_event(id, NULL) : NULL;
-	if (ev)
+	if (ev && ev->prev)
+		ret = -EROFS;
+	else if (ev)
 		ret = change(&pp_registry, &ev->entry, file);
 	mutex_unlock(&pp_registry.lock);
 	return ret;
@@ -270,7 +311,7 @@ int pp_ops_attach(u32 id, const void *file)
  * On return from a pause no record is being written any more, so the
  * buffers are still until the event is resumed.  Process context.
  *
- * Return: 0 or -ENOENT.
+ * Return: 0, -ENOENT, or -EROFS for a previous boot's event.
  */
 int pp_ops_pause(u32 id, bool paused)
 {
@@ -279,9 +320,9 @@ int pp_ops_pause(u32 id, bool paused)
 
 	mutex_lock(&pp_registry.lock);
 	ev = id ? find_event(id, NULL) : NULL;
-	if (!ev) {
+	if (!ev || ev->prev) {
 		mutex_unlock(&pp_registry.lock);
-		return -ENOENT;
+		return ev ? -EROFS : -ENOENT;
 	}
 	pp_event_set_paused(ev, paused);
 	direct = ev->direct;
@@ -315,7 +356,8 @@ void pp_ops_release_file(const void *file)
  * Pausing is separate from freezing: a reader that pauses and resumes a
  * frozen event to read it does not thaw it.  Process context.
  *
- * Return: 0; -ENOENT (no such event, or @rearm and it has no trigger).
+ * Return: 0; -ENOENT (no such event, or @rearm and it has no trigger);
+ * -EROFS (a previous boot's event).
  */
 int pp_ops_thaw(u32 id, bool rearm)
 {
@@ -325,7 +367,9 @@ int pp_ops_thaw(u32 id, bool rearm)
 
 	mutex_lock(&pp_registry.lock);
 	ev = id ? find_event(id, NULL) : NULL;
-	if (ev && !rearm) {
+	if (ev && ev->prev) {
+		ret = -EROFS;
+	} else if (ev && !rearm) {
 		pp_freeze_thaw(&ev->freeze);
 		ret = 0;
 	} else if (ev) {
@@ -355,7 +399,8 @@ int pp_ops_thaw(u32 id, bool rearm)
  *
  * Return: 0; -ENOENT (@source or a target does not exist), -EINVAL
  * (@filter and @source's records carry no RAW payload, or @after above
- * PP_TRIGGER_AFTER_MAX), -ENOMEM.
+ * PP_TRIGGER_AFTER_MAX), -EROFS (@source or a target is a previous boot's
+ * event), -ENOMEM.
  */
 int pp_ops_set_trigger(u32 source, const u32 *targets, unsigned int nr,
 		       u64 count, u64 after, struct pp_filter *filter)
@@ -383,6 +428,10 @@ int pp_ops_set_trigger(u32 source, const u32 *targets, unsigned int nr,
 	ev = source ? find_event(source, NULL) : NULL;
 	if (!ev)
 		goto unlock;
+	ret = -EROFS;
+	if (ev->prev)
+		goto unlock;
+	ret = -ENOENT;
 	if (filter && !(ev->attr.sample_type & PERF_SAMPLE_RAW)) {
 		ret = -EINVAL;
 		goto unlock;
@@ -391,6 +440,10 @@ int pp_ops_set_trigger(u32 source, const u32 *targets, unsigned int nr,
 		t = targets[i] ? find_event(targets[i], NULL) : NULL;
 		if (!t)
 			goto unlock;
+		if (t->prev) {
+			ret = -EROFS;
+			goto unlock;
+		}
 		pp_entry_get(&t->entry);
 		trig->targets[i].freeze = &t->freeze;
 		trig->targets[i].owner = t;

@@ -44,6 +44,8 @@ struct pp_event_info {
 extern unsigned long pp_default_buffer_size;
 
 int pp_ops_create(const struct pp_event_spec *spec, u32 *id);
+struct pp_found_event;
+int pp_ops_create_previous(struct pp_found_event *fe, u32 *id);
 int pp_ops_id(const char *name, u32 *id);
 int pp_ops_destroy(u32 id, const void *file);
 int pp_ops_detach(u32 id, const void *file);

@@ -85,7 +85,8 @@ static int pp_pmu_may_receive(struct pp_event *ev, int cpu)
  * Return: 0, -ENOENT (no such event, or being destroyed), -ENODEV (the
  * event has no buffer on that CPU because the CPU was never online),
  * -EPERM (perf would not give the opener the source's raw tracepoint
- * data), -ENOMEM.
+ * data), -EOPNOTSUPP (a previous boot's event, whose source this boot may
+ * not have: its buffers are read through the control device), -ENOMEM.
  */
 static int pp_pmu_reader_init(struct perf_event *event, u32 id, bool history)
 {
@@ -96,6 +97,10 @@ static int pp_pmu_reader_init(struct perf_event *event, u32 id, bool history)
 	ev = pp_event_get(id);
 	if (!ev)
 		return -ENOENT;
+	if (ev->prev) {
+		ret = -EOPNOTSUPP;
+		goto err_put;
+	}
 	/* perf checked only that the CPU is below nr_cpu_ids. */
 	if (!cpu_possible(event->cpu)) {
 		ret = -ENODEV;

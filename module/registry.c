@@ -83,26 +83,31 @@ bool pp_name_valid(const char *name)
 	return true;
 }
 
-static struct pp_entry *find_name(struct pp_registry *reg, const char *name)
+static struct pp_entry *find_name(struct pp_registry *reg, const char *name,
+				  bool previous)
 {
 	struct pp_entry *entry;
 	unsigned long id;
 
 	xa_for_each(&reg->entries, id, entry)
-		if (!strcmp(entry->name, name))
+		if (entry->previous == previous && !strcmp(entry->name, name))
 			return entry;
 	return NULL;
 }
 
-/* Is @name listed, or reserved by a creation in progress? */
-static bool name_taken(struct pp_registry *reg, const char *name)
+/*
+ * Is @name listed, or reserved by a creation in progress, among this
+ * boot's entries or, for @previous, among the previous boot's?
+ */
+static bool name_taken(struct pp_registry *reg, const char *name,
+		       bool previous)
 {
 	struct pp_entry *entry;
 
-	if (find_name(reg, name))
+	if (find_name(reg, name, previous))
 		return true;
 	list_for_each_entry(entry, &reg->reserved, node)
-		if (!strcmp(entry->name, name))
+		if (entry->previous == previous && !strcmp(entry->name, name))
 			return true;
 	return false;
 }
@@ -110,7 +115,7 @@ static bool name_taken(struct pp_registry *reg, const char *name)
 /**
  * pp_registry_reserve - give @entry an id and claim its name
  * @reg: the registry, locked
- * @entry: entry with @name set; not yet visible to lookups
+ * @entry: entry with @name and @previous set; not yet visible to lookups
  * @owner_file: the file that will own it, or NULL for a detached entry
  *
  * The entry holds its owner reference on return.  Lookups do not see it
@@ -129,7 +134,7 @@ int pp_registry_reserve(struct pp_registry *reg, struct pp_entry *entry,
 	lockdep_assert_held(&reg->lock);
 	if (!pp_name_valid(entry->name))
 		return -EINVAL;
-	if (name_taken(reg, entry->name))
+	if (name_taken(reg, entry->name, entry->previous))
 		return -EEXIST;
 	if (reg->next_id > U32_MAX)
 		return -ENOSPC;
@@ -177,7 +182,8 @@ void pp_registry_cancel(struct pp_registry *reg, struct pp_entry *entry)
 }
 
 /*
- * Look up a listed entry by @id, or by @name when @id is 0; @reg locked.
+ * Look up a listed entry by @id, or by @name when @id is 0 (this boot's
+ * entries only); @reg locked.
  * No reference is taken: the lock keeps the entry listed.
  */
 struct pp_entry *pp_registry_find(struct pp_registry *reg, u32 id,
@@ -186,7 +192,7 @@ struct pp_entry *pp_registry_find(struct pp_registry *reg, u32 id,
 	lockdep_assert_held(&reg->lock);
 	if (id)
 		return xa_load(&reg->entries, id);
-	return find_name(reg, name);
+	return find_name(reg, name, false);
 }
 
 /**

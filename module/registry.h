@@ -38,7 +38,10 @@ enum pp_owner {
  * struct pp_entry - what the registry knows of a persistent event
  * @ref: references (see above)
  * @id: unique id, never reused while the module is loaded
- * @name: unique name
+ * @name: unique name among the entries of this boot, and apart from them
+ *	among the previous boot's
+ * @previous: a previous boot's event (previous.h): read-only, and never
+ *	found by name
  * @owner: who holds the owner reference; under the registry lock
  * @owner_file: the owning file while @owner is PP_OWNER_FILE
  * @listed: visible to lookups; written under the registry lock and read
@@ -52,6 +55,7 @@ struct pp_entry {
 	struct kref		ref;
 	u32			id;
 	char			name[PERF_PERSISTENT_NAME_MAX];
+	bool			previous;
 	enum pp_owner		owner;
 	const void		*owner_file;
 	bool			listed;

@@ -8,6 +8,8 @@
  *                       directory perf does not read
  *   events/<name>       one alias per persistent event, "id=<id>,period=1"
  *   instances/<name>/   read-only facts and statistics of each event
+ *   instances/previous.<name>/  the same of each previous boot's event
+ *   previous_boot/      what the reserved region said of the previous boot
  *   cpumask             the CPUs readers may open on: all online CPUs
  *
  * The format attributes are built from the PMU's term table once, at module
@@ -35,6 +37,7 @@
 #include "event.h"
 #include "filter.h"
 #include "pmu.h"
+#include "previous.h"
 #include "sysfs.h"
 
 /* Upper bound of the term table, checked at init. */
@@ -120,6 +123,80 @@ static struct attribute *pp_pmu_list[] = {
 
 static const struct attribute_group pp_pmu_group = {
 	.attrs = pp_pmu_list,
+};
+
+/*
+ * previous_boot/: the previous boot whose records the region held at
+ * load, from its header (previous.h).  Written once before the PMU
+ * registers; only read afterwards.  Absent when none was found.
+ */
+static ssize_t boot_id_show(struct device *dev, struct device_attribute *da,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", pp_previous_boot.boot_id);
+}
+
+static ssize_t release_show(struct device *dev, struct device_attribute *da,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", pp_previous_boot.release);
+}
+
+static ssize_t text_delta_show(struct device *dev, struct device_attribute *da,
+			       char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", pp_previous_boot.text_delta);
+}
+
+/* How it ended: "panic", "reboot", or "reset" when no kernel path ran. */
+static ssize_t end_show(struct device *dev, struct device_attribute *da,
+			char *buf)
+{
+	static const char * const ends[] = {
+		[PP_REGION_END_UNKNOWN] = "reset",
+		[PP_REGION_END_PANIC] = "panic",
+		[PP_REGION_END_REBOOT] = "reboot",
+	};
+
+	return sysfs_emit(buf, "%s\n", ends[pp_previous_boot.end]);
+}
+
+/* Its newest clock pair: "LOCAL_NS REALTIME_NS". */
+static ssize_t clock_show(struct device *dev, struct device_attribute *da,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%llu %llu\n", pp_previous_boot.clock.local,
+			  pp_previous_boot.clock.real);
+}
+
+/* Descriptors the validation dropped. */
+static ssize_t dropped_descriptors_show(struct device *dev,
+					struct device_attribute *da, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", pp_previous_boot.bad);
+}
+
+static DEVICE_ATTR_RO(boot_id);
+static DEVICE_ATTR_RO(release);
+static DEVICE_ATTR_RO(text_delta);
+static DEVICE_ATTR_RO(end);
+static DEVICE_ATTR_RO(clock);
+static DEVICE_ATTR_RO(dropped_descriptors);
+
+static struct attribute *pp_previous_boot_list[] = {
+	&dev_attr_boot_id.attr,
+	&dev_attr_release.attr,
+	&dev_attr_text_delta.attr,
+	&dev_attr_end.attr,
+	&dev_attr_clock.attr,
+	&dev_attr_dropped_descriptors.attr,
+	NULL,
+};
+
+/* Added with instances/, only when a previous boot was found. */
+static const struct attribute_group pp_previous_boot_group = {
+	.name = "previous_boot",
+	.attrs = pp_previous_boot_list,
 };
 
 const struct attribute_group *pp_sysfs_groups[] = {
@@ -315,6 +392,80 @@ static ssize_t format_show(struct kobject *kobj, struct kobj_attribute *a,
 	return sysfs_emit(buf, "%.*s\n", (int)len - 1, format);
 }
 
+/*
+ * A previous boot's event: per CPU of that boot that had a buffer, one
+ * line "CPU VERDICT RECORDS UNTRUSTED": why the records kept stop where
+ * they do (pp_found_stop_name()), how many were kept, and how many bytes
+ * of what that boot published were not.
+ */
+static ssize_t found_show(struct kobject *kobj, struct kobj_attribute *a,
+			  char *buf)
+{
+	struct pp_event *ev = kobj_event(kobj);
+	const struct pp_found_event *fe = ev->prev;
+	unsigned int i;
+	int len = 0;
+
+	for (i = 0; i < fe->nr; i++) {
+		const struct pp_found_cpu *fc = &fe->cpus[i];
+		struct pp_buffer_stats st = {};
+		struct pp_buffer *kept = NULL;
+
+		if (fc->cpu < nr_cpu_ids && cpu_possible(fc->cpu))
+			kept = per_cpu_ptr(ev->cpus, fc->cpu)->buf;
+		if (kept)
+			pp_buffer_stats(kept, &st);
+		len += sysfs_emit_at(buf, len, "%u %s %llu %llu\n", fc->cpu,
+				     pp_found_stop_name(fc->stop), st.written,
+				     fc->untrusted);
+	}
+	return len;
+}
+
+/*
+ * A kept event: where in the reserved region its descriptor and each
+ * CPU's buffer (its control page, then the data) are, as physical
+ * addresses, "descriptor ADDR" then "cpuN ADDR" lines; empty for other
+ * events.  Root only: physical addresses are no one else's business.
+ */
+static ssize_t region_show(struct kobject *kobj, struct kobj_attribute *a,
+			   char *buf)
+{
+	struct pp_event *ev = kobj_event(kobj);
+	const struct pp_region_desc *d = ev->keep.desc;
+	unsigned int cpu;
+	phys_addr_t at;
+	int len;
+
+	if (!d)
+		return 0;
+	at = pp_region.start + ev->keep.first * PAGE_SIZE;
+	len = sysfs_emit(buf, "descriptor %pa\n", &at);
+	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
+		u32 first = READ_ONCE(d->cpus[cpu]);
+
+		if (!first)
+			continue;
+		at = pp_region.start + (phys_addr_t)first * PAGE_SIZE;
+		len += sysfs_emit_at(buf, len, "cpu%u %pa\n", cpu, &at);
+	}
+	return len;
+}
+
+/* A previous boot's event: its tracepoint's "system:name", or empty. */
+static ssize_t tracepoint_show(struct kobject *kobj, struct kobj_attribute *a,
+			       char *buf)
+{
+	return sysfs_emit(buf, "%s\n", kobj_event(kobj)->tp_name);
+}
+
+/* A previous boot's event: its id in that boot, which its records carry. */
+static ssize_t previous_id_show(struct kobject *kobj, struct kobj_attribute *a,
+				char *buf)
+{
+	return sysfs_emit(buf, "%u\n", kobj_event(kobj)->prev->id);
+}
+
 static ssize_t frozen_at_show(struct kobject *kobj, struct kobj_attribute *a,
 			      char *buf)
 {
@@ -391,6 +542,11 @@ static struct kobj_attribute pp_crash_dump_attr = __ATTR_RO(crash_dump);
 static struct kobj_attribute pp_format_attr = __ATTR_RO(format);
 static struct kobj_attribute pp_path_attr = __ATTR_RO(path);
 static struct kobj_attribute pp_scope_attr = __ATTR_RO(scope);
+static struct kobj_attribute pp_found_attr = __ATTR_RO(found);
+static struct kobj_attribute pp_previous_id_attr = __ATTR_RO(previous_id);
+static struct kobj_attribute pp_tracepoint_attr = __ATTR_RO(tracepoint);
+static struct kobj_attribute pp_region_attr = __ATTR(region, 0400, region_show,
+						     NULL);
 
 static struct attribute *pp_instance_attrs[] = {
 	&pp_id_attr.attr,
@@ -411,9 +567,27 @@ static struct attribute *pp_instance_attrs[] = {
 	&pp_format_attr.attr,
 	&pp_path_attr.attr,
 	&pp_scope_attr.attr,
+	&pp_region_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(pp_instance);
+
+/* A previous boot's event: what it was, and what was kept of it. */
+static struct attribute *pp_previous_attrs[] = {
+	&pp_id_attr.attr,
+	&pp_previous_id_attr.attr,
+	&pp_source_attr.attr,
+	&pp_buffer_size_attr.attr,
+	&pp_state_attr.attr,
+	&pp_written_attr.attr,
+	&pp_bytes_attr.attr,
+	&pp_readers_attr.attr,
+	&pp_format_attr.attr,
+	&pp_tracepoint_attr.attr,
+	&pp_found_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(pp_previous);
 
 static void pp_event_kobj_release(struct kobject *kobj)
 {
@@ -426,22 +600,62 @@ static const struct kobj_type pp_event_ktype = {
 	.default_groups	= pp_instance_groups,
 };
 
+static const struct kobj_type pp_previous_ktype = {
+	.release	= pp_event_kobj_release,
+	.sysfs_ops	= &kobj_sysfs_ops,
+	.default_groups	= pp_previous_groups,
+};
+
+/* instances/previous.<name>/ of a previous boot's event. */
+static int pp_sysfs_previous_add(struct pp_event *ev)
+{
+	struct pp_event_kobj *ek;
+	int ret;
+
+	ek = kzalloc(sizeof(*ek), GFP_KERNEL);
+	if (!ek)
+		return -ENOMEM;
+	ek->ev = ev;
+	ret = kobject_init_and_add(&ek->kobj, &pp_previous_ktype, pp_instances,
+				   "previous.%s", ev->entry.name);
+	if (ret) {
+		kobject_put(&ek->kobj);
+		return ret;
+	}
+	ev->sysfs.kobj = &ek->kobj;
+	return 0;
+}
+
 /* Module init, after the PMU registered. */
 int pp_sysfs_instances_init(void)
 {
+	int ret;
+
 	pp_instances = kobject_create_and_add("instances",
 					      &pp_pmu_device()->kobj);
-	return pp_instances ? 0 : -ENOMEM;
+	if (!pp_instances)
+		return -ENOMEM;
+	if (!pp_previous_boot.found)
+		return 0;
+	ret = sysfs_create_group(&pp_pmu_device()->kobj,
+				 &pp_previous_boot_group);
+	if (ret)
+		kobject_put(pp_instances);
+	return ret;
 }
 
 /* Module exit, every event gone. */
 void pp_sysfs_instances_exit(void)
 {
+	if (pp_previous_boot.found)
+		sysfs_remove_group(&pp_pmu_device()->kobj,
+				   &pp_previous_boot_group);
 	kobject_put(pp_instances);
 }
 
 /**
- * pp_sysfs_event_add - publish events/<name> and instances/<name>/
+ * pp_sysfs_event_add - publish events/<name> and instances/<name>/, or
+ *	instances/previous.<name>/ of a previous boot's event
  * @ev: a new event with its id
  *
  * Process context, registry lock held.
@@ -455,6 +669,9 @@ int pp_sysfs_event_add(struct pp_event *ev)
 	int ret;
 
 	lockdep_assert_held(&pp_registry.lock);
+	/* perf cannot open it: no alias in events/. */
+	if (ev->prev)
+		return pp_sysfs_previous_add(ev);
 	snprintf(ev->sysfs.alias, sizeof(ev->sysfs.alias), "id=%u,period=1", ev->entry.id);
 	sysfs_attr_init(&da->attr);
 	da->attr.name = ev->entry.name;
@@ -507,6 +724,8 @@ void pp_sysfs_event_del(struct pp_event *ev)
 	kobject_del(ev->sysfs.kobj);
 	kobject_put(ev->sysfs.kobj);
 	ev->sysfs.kobj = NULL;
+	if (ev->prev)
+		return;
 	sysfs_remove_file_from_group(&pp_pmu_device()->kobj, attr,
 				     pp_events_group.name);
 	pp_attr_list_del(&pp_event_attrs, attr);

@@ -203,6 +203,7 @@ struct perf_persistent_sample {
 #define PERF_PERSISTENT_CREATE_DETACHED	(1U << 0)	/* owned by no fd */
 #define PERF_PERSISTENT_CREATE_CRASH_DUMP (1U << 1)	/* in crash dumps */
 #define PERF_PERSISTENT_CREATE_PERF_PATH (1U << 2)	/* never the direct path */
+#define PERF_PERSISTENT_CREATE_KEEP	(1U << 3)	/* across a reboot */
 
 /*
  * perf_persistent_create::scope: whose activity the event records.
@@ -250,7 +251,12 @@ struct perf_persistent_sample {
  *		when the module's own probe could record it (the direct path,
  *		the default for the tracepoints it covers; INFO's state has
  *		PERF_PERSISTENT_STATE_DIRECT for it).  Both paths give the
- *		same records.
+ *		same records.  With KEEP the per-CPU buffers live in the
+ *		memory reserved at boot that the module parameter region=
+ *		names, and the next boot that loads the module with the
+ *		same region finds them as a previous boot's event
+ *		(PERF_PERSISTENT_STATE_PREVIOUS); CREATE fails with ENXIO
+ *		without region= and with ENOSPC when the region is full.
  * @attr:	user pointer to the source struct perf_event_attr, whose own
  *		size field is honoured as perf_event_open() honours it
  * @buffer_size: per-CPU buffer size in bytes (see PERF_PERSISTENT_BUFFER_MAX)
@@ -287,6 +293,17 @@ struct perf_persistent_create {
 #define PERF_PERSISTENT_STATE_CRASH_DUMP (1U << 5)	/* in crash dumps */
 #define PERF_PERSISTENT_STATE_DIRECT	(1U << 6)	/* on the direct path */
 #define PERF_PERSISTENT_STATE_EXITED	(1U << 7)	/* TASK: target exited */
+#define PERF_PERSISTENT_STATE_KEPT	(1U << 8)	/* in the region (KEEP) */
+/*
+ * The records a previous boot kept (CREATE_KEEP, or the load-time events
+ * of a module loaded with region=), found in the region at load.  Such an
+ * event records nothing and is always PAUSED; readers map its buffers as
+ * any other's, the records carrying that boot's event id and clock.
+ * DESTROY frees it; PAUSE, RESUME, ATTACH, DETACH and TRIGGER fail with
+ * EROFS.  Its name may equal a name of this boot: LIST and INFO by id
+ * find it, INFO by name does not.
+ */
+#define PERF_PERSISTENT_STATE_PREVIOUS	(1U << 9)
 
 /**
  * struct perf_persistent_cpu_stats - one CPU's buffer and counter

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: the reserved region in use by this boot (region.h)
+ *
+ * At load the region is formatted for this boot: a new header, an empty
+ * directory, after previous.c has taken what the last boot left.  Kept
+ * events then take a descriptor and their per-CPU buffers from it.  A
+ * delayed work refreshes the header's clock pair every
+ * PP_REGION_CLOCK_PERIOD seconds, and the panic and reboot notifiers store
+ * a last one and write the CPU caches back to memory, so that the next
+ * boot knows how late the records can be and finds them in RAM.
+ *
+ * Locking: r->lock (a mutex, region.c) guards the page map and the
+ * directory.  It is taken under an event's sync_lock (a CPU's buffer) and
+ * under nothing else; nothing is taken under it.  The notifiers take no
+ * lock: they write the header's clock fields and read nothing that
+ * changes.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/crc32.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/io.h>
+#include <linux/kernel.h>
+#include <linux/libnvdimm.h>
+#include <linux/mm.h>
+#include <linux/panic_notifier.h>
+#include <linux/perf_event.h>
+#include <linux/printk.h>
+#include <linux/reboot.h>
+#include <linux/sched/clock.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/utsname.h>
+#include <linux/uuid.h>
+
+#include "buffer.h"
+#include "previous.h"
+#include "region.h"
+
+struct pp_region pp_region;
+
+/*
+ * This boot's id, from the file that journald and /proc show, so that a
+ * previous boot found in the region can be matched with its journal, and
+ * a reload of the module in the same boot does not take this boot's
+ * records for the last one's.  Process context (module init).
+ */
+static void pp_region_read_boot_id(struct pp_region *r)
+{
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n = -ENOENT;
+	u8 uuid[16];
+
+	f = filp_open("/proc/sys/kernel/random/boot_id", O_RDONLY, 0);
+	if (!IS_ERR(f)) {
+		n = kernel_read(f, r->boot_id, sizeof(r->boot_id) - 1, &pos);
+		filp_close(f, NULL);
+	}
+	if (n > 0) {
+		r->boot_id[n] = '\0';
+		strim(r->boot_id);
+		return;
+	}
+	/* No /proc where the module loads: a reload will see "another" boot. */
+	generate_random_uuid(uuid);
+	snprintf(r->boot_id, sizeof(r->boot_id), "%pUb", uuid);
+	pr_warn("region: cannot read this boot's id (%zd); using %s\n", n,
+		r->boot_id);
+}
+
+/* crc32_le over a header's fixed part. */
+static u32 pp_region_header_crc(const struct pp_region_header *h)
+{
+	return crc32_le(~0, (const void *)h, offsetof(struct pp_region_header, crc));
+}
+
+/**
+ * pp_region_crc - the checksum a descriptor carries
+ * @d: the descriptor
+ * @format: its format text, @d->format_len bytes
+ *
+ * Any context; pure.
+ */
+u32 pp_region_crc(const struct pp_region_desc *d, const char *format)
+{
+	u32 crc = crc32_le(~0, (const void *)&d->id,
+			   offsetof(struct pp_region_desc, cpus) -
+			   offsetof(struct pp_region_desc, id));
+
+	return crc32_le(crc, format, d->format_len);
+}
+
+/*
+ * Store a clock pair in the slot that is not the newest, then make it the
+ * newest: a reset in the middle leaves the other slot whole.  Any context:
+ * the clocks read are the NMI-safe ones, so that the panic path cannot
+ * wait on the timekeeper's lock.
+ */
+static void pp_region_clock_write(struct pp_region_header *h,
+				  struct pp_region_clock *c)
+{
+	c->local = local_clock();
+	c->real = ktime_get_real_fast_ns();
+}
+
+static void pp_region_clock_refresh(struct work_struct *work)
+{
+	struct pp_region *r = container_of(to_delayed_work(work),
+					   struct pp_region, clock_work);
+	struct pp_region_header *h = r->hdr;
+	u32 seq = READ_ONCE(h->clock_seq);
+
+	pp_region_clock_write(h, &h->clock[seq & 1]);
+	/* The pair before the count that names it. */
+	smp_wmb();
+	WRITE_ONCE(h->clock_seq, seq + 1);
+	queue_delayed_work(system_power_efficient_wq, &r->clock_work,
+			   PP_REGION_CLOCK_PERIOD * HZ);
+}
+
+/*
+ * The last clock pair and the write-back.  Called by the panic notifier
+ * (atomic, other CPUs may be stopped anywhere, even in a writer) and the
+ * reboot notifier (process context).  A record a stopped CPU was writing
+ * is half there; the next boot's validation drops it.
+ */
+static void pp_region_end(struct pp_region *r, u32 reason)
+{
+	struct pp_region_header *h = r->hdr;
+
+	pp_region_clock_write(h, &h->last);
+	WRITE_ONCE(h->last_reason, reason);
+#ifdef CONFIG_ARCH_HAS_PMEM_API
+	/* A warm reset need not write dirty cache lines back to RAM. */
+	arch_wb_cache_pmem(r->mem, r->size);
+#endif
+}
+
+static int pp_region_panic(struct notifier_block *nb, unsigned long action,
+			   void *data)
+{
+	pp_region_end(container_of(nb, struct pp_region, panic_nb),
+		      PP_REGION_END_PANIC);
+	return NOTIFY_DONE;
+}
+
+static int pp_region_reboot(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	pp_region_end(container_of(nb, struct pp_region, reboot_nb),
+		      PP_REGION_END_REBOOT);
+	return NOTIFY_DONE;
+}
+
+/**
+ * pp_region_format - write a new header for this boot
+ * @r: the region, its page map set up and @r->boot_id this boot's
+ *
+ * The directory is empty, the clock pair the first.  Whatever the region
+ * held is forgotten, so previous.c has copied what it wanted first.
+ * Process context.
+ */
+void pp_region_format(struct pp_region *r)
+{
+	struct pp_region_header *h = r->mem;
+
+	memset(h, 0, PAGE_SIZE);
+	h->magic = PP_REGION_MAGIC;
+	h->version = PP_REGION_VERSION;
+	h->header_size = sizeof(*h);
+	h->size = r->size;
+	h->page_size = PAGE_SIZE;
+	h->nr_cpu_ids = nr_cpu_ids;
+	h->text_anchor = (unsigned long)&_printk;
+	strscpy(h->boot_id, r->boot_id, sizeof(h->boot_id));
+	strscpy(h->release, init_utsname()->release, sizeof(h->release));
+	h->nr_slots = (PAGE_SIZE - sizeof(*h)) / sizeof(h->slots[0]);
+	h->crc = pp_region_header_crc(h);
+	pp_region_clock_write(h, &h->clock[0]);
+	h->clock_seq = 1;
+	r->hdr = h;
+}
+
+/**
+ * pp_region_start - take the region into use for this boot
+ * @r: the region, set up (pp_region_setup())
+ *
+ * Takes what the previous boot left in it (pp_previous_find()), then
+ * formats it and starts the clock refresh and the notifiers.  Module init,
+ * process context.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pp_region_start(struct pp_region *r)
+{
+	int ret;
+
+	pp_region_read_boot_id(r);
+	pp_previous_find(r);
+	ret = pp_region_pages_init(r, r->size >> PAGE_SHIFT, 1);
+	if (ret)
+		return ret;
+	pp_region_format(r);
+	INIT_DELAYED_WORK(&r->clock_work, pp_region_clock_refresh);
+	queue_delayed_work(system_power_efficient_wq, &r->clock_work,
+			   PP_REGION_CLOCK_PERIOD * HZ);
+	r->panic_nb.notifier_call = pp_region_panic;
+	atomic_notifier_chain_register(&panic_notifier_list, &r->panic_nb);
+	r->reboot_nb.notifier_call = pp_region_reboot;
+	register_reboot_notifier(&r->reboot_nb);
+	return 0;
+}
+
+/*
+ * Module exit, process context: every event is gone, so the directory is
+ * empty, and the next boot finds no previous events.
+ */
+void pp_region_stop(struct pp_region *r)
+{
+	if (!r->hdr)
+		return;
+	unregister_reboot_notifier(&r->reboot_nb);
+	atomic_notifier_chain_unregister(&panic_notifier_list, &r->panic_nb);
+	cancel_delayed_work_sync(&r->clock_work);
+	pp_region_pages_exit(r);
+	r->hdr = NULL;
+}
+
+/**
+ * pp_region_keep_begin - give an event a descriptor in the region
+ * @r: the region in use
+ * @k: out: the event's place
+ * @id: its id
+ * @name: its name
+ * @tp_name: its tracepoint's "system:name", or ""
+ * @attr: its source attr
+ * @buffer_size: its per-CPU buffer size
+ * @format: its tracepoint's format text, or NULL
+ *
+ * Process context; takes r->lock.  The descriptor is whole before the
+ * directory points at it.
+ *
+ * Return: 0; -ENOSPC when the region has no room or no free slot left.
+ */
+int pp_region_keep_begin(struct pp_region *r, struct pp_region_keep *k,
+			 u32 id, const char *name, const char *tp_name,
+			 const struct perf_event_attr *attr,
+			 unsigned long buffer_size, const char *format)
+{
+	size_t format_len = format ? strlen(format) + 1 : 0;
+	size_t size = struct_size(k->desc, cpus, nr_cpu_ids) + format_len;
+	struct pp_region_header *h = r->hdr;
+	struct pp_region_desc *d;
+	unsigned int slot;
+	long first;
+
+	k->pages = DIV_ROUND_UP(size, PAGE_SIZE);
+	first = pp_region_pages_alloc(r, k->pages);
+	if (first < 0)
+		return first;
+	d = r->mem + first * PAGE_SIZE;
+	memset(d, 0, k->pages * PAGE_SIZE);
+	d->magic = PP_REGION_DESC_MAGIC;
+	d->size = size;
+	d->id = id;
+	d->nr_cpus = nr_cpu_ids;
+	d->buffer_size = buffer_size;
+	strscpy(d->name, name, sizeof(d->name));
+	strscpy(d->tp_name, tp_name, sizeof(d->tp_name));
+	d->attr_size = min_t(u32, attr->size, sizeof(d->attr));
+	memcpy(d->attr, attr, d->attr_size);
+	d->format_len = format_len;
+	if (format)
+		memcpy(&d->cpus[nr_cpu_ids], format, format_len);
+	d->crc = pp_region_crc(d, (const char *)&d->cpus[nr_cpu_ids]);
+
+	mutex_lock(&r->lock);
+	for (slot = 0; slot < h->nr_slots; slot++)
+		if (!h->slots[slot])
+			break;
+	if (slot < h->nr_slots) {
+		/* The descriptor before the slot that points at it. */
+		smp_wmb();
+		WRITE_ONCE(h->slots[slot], first);
+	}
+	mutex_unlock(&r->lock);
+	if (slot == h->nr_slots) {
+		pp_region_pages_free(r, first, k->pages);
+		return -ENOSPC;
+	}
+	k->desc = d;
+	k->first = first;
+	k->slot = slot;
+	return 0;
+}
+
+/*
+ * Take the event's descriptor out of the directory, then give its pages
+ * back.  Process context; the event's buffers are still there and are
+ * freed after this.
+ */
+void pp_region_keep_end(struct pp_region *r, struct pp_region_keep *k)
+{
+	if (!k->desc)
+		return;
+	mutex_lock(&r->lock);
+	WRITE_ONCE(r->hdr->slots[k->slot], 0);
+	mutex_unlock(&r->lock);
+	k->desc->magic = 0;
+	pp_region_pages_free(r, k->first, k->pages);
+	k->desc = NULL;
+}
+
+/**
+ * pp_region_keep_buffer - a kept event's buffer for @cpu, in the region
+ * @r: the region in use
+ * @k: the event's place
+ * @cpu: the CPU
+ *
+ * Process context, the event's sync_lock held; takes r->lock.
+ *
+ * Return: the buffer, or ERR_PTR(-ENOSPC) when the region is full, or
+ * pp_buffer_alloc_at()'s error.
+ */
+struct pp_buffer *pp_region_keep_buffer(struct pp_region *r,
+					struct pp_region_keep *k,
+					unsigned int cpu)
+{
+	unsigned long size = k->desc->buffer_size;
+	unsigned long pages = 1 + (size >> PAGE_SHIFT);
+	struct pp_buffer *buf;
+	long first;
+
+	first = pp_region_pages_alloc(r, pages);
+	if (first < 0)
+		return ERR_PTR(first);
+	buf = pp_buffer_alloc_at(r->mem + first * PAGE_SIZE,
+				 r->start + first * PAGE_SIZE, size);
+	if (IS_ERR(buf)) {
+		pp_region_pages_free(r, first, pages);
+		return buf;
+	}
+	WRITE_ONCE(k->desc->cpus[cpu], first);
+	return buf;
+}
+
+/* Free a buffer pp_region_keep_buffer() made; process context. */
+void pp_region_buffer_free(struct pp_region *r, struct pp_buffer *buf)
+{
+	unsigned long first = (buf->phys - r->start) >> PAGE_SHIFT;
+	unsigned long pages = 1 + (buf->size >> PAGE_SHIFT);
+
+	pp_buffer_free(buf);
+	pp_region_pages_free(r, first, pages);
+}
