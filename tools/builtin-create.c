@@ -40,6 +40,7 @@ struct create_args {
 	bool			inherit;
 	bool			crash_dump;
 	bool			perf_path;
+	bool			keep;
 };
 
 static int opt_period(const char *arg, void *value)
@@ -160,6 +161,7 @@ static int parse_create(int argc, char **argv, struct create_args *a)
 		OPT_CLEAR(0, "no-comm", &a->comm),
 		OPT_SET(0, "crash-dump", &a->crash_dump),
 		OPT_SET(0, "perf-path", &a->perf_path),
+		OPT_SET(0, "keep-across-reboot", &a->keep),
 		OPT_CALL_SEEN('p', "pid", &a->pid, opt_pid, &a->have_pid),
 		OPT_STRING('G', "cgroup", &a->cgroup),
 		OPT_CLEAR(0, "no-inherit", &a->inherit),
@@ -249,6 +251,8 @@ static void build_create(const struct create_args *a,
 		cr->flags |= PERF_PERSISTENT_CREATE_CRASH_DUMP;
 	if (a->perf_path)
 		cr->flags |= PERF_PERSISTENT_CREATE_PERF_PATH;
+	if (a->keep)
+		cr->flags |= PERF_PERSISTENT_CREATE_KEEP;
 	cr->attr = (unsigned long)attr;
 	cr->buffer_size = a->size;
 	snprintf(cr->name, sizeof(cr->name), "%s", a->name);
@@ -269,6 +273,8 @@ static void create_failed(const struct create_args *a,
 		snprintf(pid, sizeof(pid), "%d", a->pid);
 		arg = pid;
 	}
+	if (a->keep && (err == ENXIO || err == ENOSPC))
+		when |= PP_WHEN_KEEP;
 	if (a->cgroup && (err == EBADF || err == ENOENT || err == ENOTDIR)) {
 		when |= PP_WHEN_CGROUP;
 		arg = a->cgroup;
@@ -380,6 +386,10 @@ const struct pp_cmd pp_cmd_create = {
 		"                            when read, not as they were when recorded\n"
 		"    --crash-dump            on panic and oops, write the newest records\n"
 		"                            to the kernel log (script --from-log)\n"
+		"    --keep-across-reboot    buffers in the memory reserved at boot\n"
+		"                            (module parameter region=): after a warm\n"
+		"                            reset, a panic or kexec the next boot reads\n"
+		"                            them (script --previous NAME)\n"
 		"    --perf-path             record through perf's kernel counters, not\n"
 		"                            the module's own probe (the direct path, the\n"
 		"                            default for the tracepoints it covers)\n"

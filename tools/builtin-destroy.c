@@ -16,5 +16,6 @@ const struct pp_cmd pp_cmd_destroy = {
 	.name = "destroy",
 	.fn = cmd_destroy,
 	.usage = "NAME...",
-	.help = "destroy events",
+	.help = "destroy events; previous.NAME is the previous boot's event NAME\n"
+		"    (list --previous), whose records are freed",
 };

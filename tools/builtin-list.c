@@ -3,17 +3,47 @@
  * perf-persistent tool: "perf persistent list", one line per event.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "builtin.h"
 
+/* What the module learnt of the previous boot, from previous_boot/. */
+static void print_previous_boot(void)
+{
+	static const char * const files[] = {
+		"boot_id", "release", "end", "text_delta", "dropped_descriptors",
+	};
+	char rel[64], *v;
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(rel, sizeof(rel), "previous_boot/%s", files[i]);
+		v = pmu_file(rel);
+		if (!v) {
+			if (!i)
+				printf("no previous boot found in a reserved region\n");
+			return;
+		}
+		v[strcspn(v, "\n")] = '\0';
+		printf("%s%s: %s", i ? ", " : "previous boot ", files[i], v);
+		free(v);
+	}
+	printf("\n");
+}
+
 static int cmd_list(int argc, char **argv)
 {
-	unsigned int *ids = NULL;
+	unsigned int *ids = NULL, others = 0;
+	bool previous = false;
 	int fd, n, i;
 
-	static const struct pp_opt opts[] = { OPT_END };
+	const struct pp_opt opts[] = {
+		OPT_SET(0, "previous", &previous),
+		OPT_END
+	};
 	int ret = pp_parse(argc, argv, opts);
 
 	if (ret)
@@ -39,6 +69,12 @@ static int cmd_list(int argc, char **argv)
 		/* Skip an event destroyed since it was listed. */
 		if (ctl_describe(fd, ids[i], NULL, &desc))
 			continue;
+		/* This boot's events, or with --previous the previous boot's. */
+		if (!(desc.info.state & PERF_PERSISTENT_STATE_PREVIOUS) != !previous) {
+			others++;
+			ctl_desc_free(&desc);
+			continue;
+		}
 		sum(&desc, &t);
 		format_source(&desc.attr, src, sizeof(src));
 		format_size(desc.info.buffer_size, size, sizeof(size));
@@ -51,13 +87,20 @@ static int cmd_list(int argc, char **argv)
 	}
 	free(ids);
 	close(fd);
+	if (previous)
+		print_previous_boot();
+	else if (others)
+		printf("(%u events of the previous boot: perf persistent list --previous)\n",
+		       others);
 	return 0;
 }
 
 const struct pp_cmd pp_cmd_list = {
 	.name = "list",
 	.fn = cmd_list,
-	.usage = "",
+	.usage = "[--previous]",
 	.help = "one line per persistent event: id, name, source, state, per-CPU\n"
-		"    buffer size, records written, overwritten and dropped",
+		"    buffer size, records written, overwritten and dropped\n"
+		"    --previous  the events the previous boot kept in the reserved\n"
+		"                region, and what is known of that boot",
 };

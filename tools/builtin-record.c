@@ -4,13 +4,34 @@
  * held to a perf.data file.
  */
 
+#include <stdio.h>
+
 #include "builtin.h"
+
+/*
+ * The id the records carry: a previous boot's event carries that boot's
+ * (its sysfs previous_id), which perf matches with the attr's.
+ */
+static unsigned int record_id(const struct pp_event_desc *desc)
+{
+	char name[PERF_PERSISTENT_NAME_MAX + sizeof(PP_PREVIOUS_PREFIX)];
+	char buf[32];
+	unsigned int id;
+
+	if (!(desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS))
+		return desc->info.id;
+	snprintf(name, sizeof(name), "%s%s", PP_PREVIOUS_PREFIX, desc->info.name);
+	instance_attr(name, "previous_id", buf, sizeof(buf));
+	return sscanf(buf, "%u", &id) == 1 ? id : desc->info.id;
+}
 
 static int cmd_record(int argc, char **argv)
 {
 	const char *path = "perf.data";
+	bool previous = false;
 	const struct pp_opt opts[] = {
 		OPT_STRING('o', "output", &path),
+		OPT_SET(0, "previous", &previous),
 		OPT_END
 	};
 	struct pp_event_desc desc;
@@ -22,10 +43,11 @@ static int cmd_record(int argc, char **argv)
 	ret = pp_parse(argc, argv, opts);
 	if (ret)
 		return ret;
+	previous_arg(argc, argv, previous);
 	ret = read_event(argc, argv, &desc, &snap, &p, false);
 	if (ret)
 		return ret;
-	ret = perfdata_write(path, &desc.attr, desc.info.id, &snap, p) ? 1 : 0;
+	ret = perfdata_write(path, &desc.attr, record_id(&desc), &snap, p) ? 1 : 0;
 	for (i = 0; i < snap.nr; i++)
 		samples += snap.recs[i].d.type == PERF_RECORD_SAMPLE;
 	if (!ret)
@@ -40,7 +62,8 @@ static int cmd_record(int argc, char **argv)
 const struct pp_cmd pp_cmd_record = {
 	.name = "record",
 	.fn = cmd_record,
-	.usage = "[-o FILE] NAME",
+	.usage = "[-o FILE] [--previous] NAME",
 	.help = "write the records held to a perf.data file for perf script/report\n"
-		"    -o, --output FILE   (default: perf.data)",
+		"    -o, --output FILE   (default: perf.data)\n"
+		"    --previous          the previous boot's records (list --previous)",
 };

@@ -53,9 +53,10 @@ static int script_from_log(const char *path, const char *name, bool newest,
 
 static int cmd_script(int argc, char **argv)
 {
-	bool newest = false, json = false, wall_clock = false;
+	bool newest = false, json = false, wall_clock = false, previous = false;
 	const char *from_log = NULL;
 	const struct pp_opt opts[] = {
+		OPT_SET(0, "previous", &previous),
 		OPT_SET(0, "newest-first", &newest),
 		OPT_SET(0, "json", &json),
 		OPT_SET(0, "wall-clock", &wall_clock),
@@ -71,6 +72,8 @@ static int cmd_script(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (from_log) {
+		if (previous)
+			return usage_error("--previous and --from-log exclude each other");
 		if (wall_clock)
 			return usage_error("--wall-clock needs the live event, not --from-log");
 		if (want_args(argc, argv, 0, 1))
@@ -78,6 +81,7 @@ static int cmd_script(int argc, char **argv)
 		return script_from_log(from_log, optind < argc ? argv[optind] : NULL,
 				       newest, json);
 	}
+	previous_arg(argc, argv, previous);
 	ret = read_event(argc, argv, &desc, &snap, &p, wall_clock);
 	if (ret)
 		return ret;
@@ -97,8 +101,11 @@ static int cmd_script(int argc, char **argv)
 const struct pp_cmd pp_cmd_script = {
 	.name = "script",
 	.fn = cmd_script,
-	.usage = "[--newest-first] [--json] [--wall-clock] NAME | --from-log FILE [NAME]",
+	.usage = "[--newest-first] [--json] [--wall-clock] [--previous] NAME | --from-log FILE [NAME]",
 	.help = "print the records held, decoded, oldest first\n"
+		"    --previous      the records the previous boot kept in the\n"
+		"                    reserved region (list --previous), decoded with\n"
+		"                    that boot's formats and clock\n"
 		"    --newest-first  newest first\n"
 		"    --json          one JSON object per line (with \"wallclock\", UTC)\n"
 		"    --wall-clock    times of day instead of seconds since boot\n"

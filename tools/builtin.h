@@ -139,6 +139,7 @@ enum pp_op {
 #define PP_WHEN_PID	0x1	/* a process was named */
 #define PP_WHEN_CGROUP	0x2	/* a cgroup was named */
 #define PP_WHEN_NONAME	0x4	/* the name did not reach the kernel */
+#define PP_WHEN_KEEP	0x8	/* --keep-across-reboot was given */
 
 /*
  * Report errno @err of operation @op on the event @name, from the table
@@ -153,6 +154,13 @@ int pp_report(enum pp_op op, int err, unsigned int when, const char *name,
 
 /* "attached", "detached", with ",paused" and ",frozen". */
 const char *state_str(unsigned int state);
+/* A whole file below the PMU's sysfs directory, malloc()ed; NULL if none. */
+char *pmu_file(const char *rel);
+/*
+ * With @previous, make the one operand NAME "previous.NAME": the previous
+ * boot's event of that name (ctl_lookup()).
+ */
+void previous_arg(int argc, char **argv, bool previous);
 /* A line of the event's sysfs directory, without its newline; "" if none. */
 void instance_attr(const char *name, const char *attr, char *buf,
 		   size_t len);

@@ -95,10 +95,40 @@ int ctl_describe(int fd, unsigned int id, const char *name,
 	return 0;
 }
 
+/* The previous boot's event named @name (PERF_PERSISTENT_STATE_PREVIOUS). */
+static int ctl_lookup_previous(int fd, const char *name,
+			       struct pp_event_desc *desc)
+{
+	unsigned int *ids = NULL;
+	int n, i;
+
+	n = ctl_list(fd, &ids);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (ctl_describe(fd, ids[i], NULL, desc))
+			continue;
+		if ((desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS) &&
+		    !strcmp(desc->info.name, name)) {
+			free(ids);
+			return 0;
+		}
+		ctl_desc_free(desc);
+	}
+	free(ids);
+	errno = ENOENT;
+	return pp_error("no event '%s' of the previous boot (see: perf persistent list --previous)",
+			name);
+}
+
 int ctl_lookup(int fd, const char *what, struct pp_event_desc *desc)
 {
 	unsigned int id = 0;
 	char *end;
+
+	if (!strncmp(what, PP_PREVIOUS_PREFIX, strlen(PP_PREVIOUS_PREFIX)))
+		return ctl_lookup_previous(fd, what + strlen(PP_PREVIOUS_PREFIX),
+					   desc);
 
 	if (strlen(what) >= PERF_PERSISTENT_NAME_MAX) {
 		errno = ENOENT;

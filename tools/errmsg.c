@@ -38,20 +38,30 @@ static const struct pp_errmsg messages[] = {
 	  "creating '{name}': '{arg}' is not a cgroup v2 directory, nor a path from the cgroup2 root" },
 	{ PP_OP_CREATE, ENOTDIR, PP_WHEN_CGROUP,
 	  "creating '{name}': '{arg}' is not a cgroup v2 directory, nor a path from the cgroup2 root" },
+	{ PP_OP_CREATE, ENXIO, PP_WHEN_KEEP,
+	  "creating '{name}': --keep-across-reboot: the module has no reserved region (load it with region=)" },
+	{ PP_OP_CREATE, ENOSPC, PP_WHEN_KEEP,
+	  "creating '{name}': --keep-across-reboot: the reserved region is full (smaller buffers: -m)" },
 	{ PP_OP_CREATE, 0, 0, "creating '{name}' from {arg}: {err}" },
 
 	{ PP_OP_ID_VERB, EBUSY, 0,
 	  "{name}: attached to another process (it ends with that process)" },
 	{ PP_OP_ID_VERB, EALREADY, 0, "{name}: already detached" },
+	{ PP_OP_ID_VERB, EROFS, 0,
+	  "{name}: a previous boot's records are read-only (destroy is all it takes)" },
 	{ PP_OP_ID_VERB, ENOENT, 0,
 	  "no persistent event '{name}' (see: perf persistent list)" },
 	{ PP_OP_ID_VERB, 0, 0, "{name}: {err}" },
 
 	{ PP_OP_ATTACH, EBUSY, 0, "{name}: attached to another process already" },
+	{ PP_OP_ATTACH, EROFS, 0,
+	  "{name}: a previous boot's records are read-only (destroy is all it takes)" },
 	{ PP_OP_ATTACH, 0, 0, "{name}: {err}" },
 
 	{ PP_OP_TRIGGER, ENOENT, 0,
 	  "{name}: an event is gone (see: perf persistent list)" },
+	{ PP_OP_TRIGGER, EROFS, 0,
+	  "{name}: a previous boot's event cannot take part in a trigger" },
 	{ PP_OP_TRIGGER, 0, 0, "{name}: setting the trigger: {err}" },
 };
 

@@ -35,6 +35,7 @@ struct pp_printer {
 	size_t			nr_comms;
 	struct pp_clock		clock;
 	bool			wall_clock;
+	char			*format;
 };
 
 void printer_set_clock(struct pp_printer *p, const struct pp_clock *clock,
@@ -147,6 +148,12 @@ struct pp_printer *printer_new_format(const struct perf_event_attr *attr,
 	p->attr = *attr;
 	snprintf(p->name, sizeof(p->name), "%s", source);
 	snprintf(system, sizeof(system), "%.*s", (int)strcspn(source, ":"), source);
+	p->format = strdup(fmt);
+	if (!p->format) {
+		pp_error("out of memory");
+		printer_free(p);
+		return NULL;
+	}
 	if (printer_parse(p, fmt, strlen(fmt), system)) {
 		printer_free(p);
 		return NULL;
@@ -162,6 +169,7 @@ void printer_free(struct pp_printer *p)
 		return;
 	if (p->tep)
 		tep_free(p->tep);
+	free(p->format);
 	for (i = 0; i < p->nr_comms; i++)
 		free(p->comms[i].comm);
 	free(p->comms);
@@ -191,6 +199,11 @@ struct tep_event *printer_tep_event(struct pp_printer *p)
 const char *printer_event_name(struct pp_printer *p)
 {
 	return p->name;
+}
+
+const char *printer_format(struct pp_printer *p)
+{
+	return p->format;
 }
 
 static struct comm *find_comm(struct pp_printer *p, int pid)

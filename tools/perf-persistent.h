@@ -68,6 +68,11 @@ int ctl_describe(int fd, unsigned int id, const char *name,
 		 struct pp_event_desc *desc);
 void ctl_desc_free(struct pp_event_desc *desc);
 /*
+ * A previous boot's event is named "previous.NAME" (its sysfs directory's
+ * name), NAME its name in that boot.
+ */
+#define PP_PREVIOUS_PREFIX	"previous."
+/*
  * Describe the event that @what names or numbers.  Returns 0, or -1 with
  * a message on stderr if there is none.
  */
@@ -231,6 +236,8 @@ void print_records(struct pp_printer *p, FILE *out,
 void printer_learn_comms(struct pp_printer *p, const struct pp_snapshot *snap);
 /* The event's name as perf script shows it: "mce:mce_record", "cpu-clock". */
 const char *printer_event_name(struct pp_printer *p);
+/* The format text it was made with (printer_new_format()), or NULL. */
+const char *printer_format(struct pp_printer *p);
 struct tep_event;
 /* The tracepoint's parsed format; NULL for other sources. */
 struct tep_event *printer_tep_event(struct pp_printer *p);

@@ -115,8 +115,11 @@ static int put_tracefs_file(struct blob *b, const char *rel)
 	return 0;
 }
 
-/* The tracing data of one tracepoint "sys:name". */
-static int tracing_data(struct blob *b, const char *event)
+/*
+ * The tracing data of one tracepoint "sys:name": its format @fmt, or the
+ * one tracefs has when @fmt is NULL.
+ */
+static int tracing_data(struct blob *b, const char *event, const char *fmt)
 {
 	static const unsigned char magic[] = { 23, 8, 68 };
 	char sys[256], rel[600];
@@ -145,8 +148,12 @@ static int tracing_data(struct blob *b, const char *event)
 	put_str(b, sys);
 	put_u32(b, 1);				/* ... with one event */
 	snprintf(rel, sizeof(rel), "%s/%s/format", sys, colon + 1);
-	if (put_tracefs_file(b, rel))
+	if (fmt) {
+		put_u64(b, strlen(fmt));
+		put(b, fmt, strlen(fmt));
+	} else if (put_tracefs_file(b, rel)) {
 		return -1;
+	}
 	put_u32(b, 0);				/* no kallsyms */
 	put_u32(b, 0);				/* no ftrace_printk formats */
 	put_u64(b, 0);				/* no saved cmdlines */
@@ -242,7 +249,8 @@ static int gather(struct perfdata *pd, const struct perf_event_attr *attr,
 	size_t i;
 
 	if (attr->type == PERF_TYPE_TRACEPOINT &&
-	    tracing_data(&pd->feat[HEADER_TRACING_DATA], printer_event_name(p)))
+	    tracing_data(&pd->feat[HEADER_TRACING_DATA], printer_event_name(p),
+			 printer_format(p)))
 		return -1;
 	/* Where and when, as perf record writes them. */
 	if (!uname(&uts)) {

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +29,14 @@ const char *state_str(unsigned int state)
 {
 	static char buf[48];
 
-	snprintf(buf, sizeof(buf), "%s%s%s",
+	/* A previous boot's event is always detached and paused. */
+	if (state & PERF_PERSISTENT_STATE_PREVIOUS)
+		return "previous";
+	snprintf(buf, sizeof(buf), "%s%s%s%s",
 		 state & PERF_PERSISTENT_STATE_ATTACHED ? "attached" : "detached",
 		 state & PERF_PERSISTENT_STATE_PAUSED ? ",paused" : "",
-		 state & PERF_PERSISTENT_STATE_FROZEN ? ",frozen" : "");
+		 state & PERF_PERSISTENT_STATE_FROZEN ? ",frozen" : "",
+		 state & PERF_PERSISTENT_STATE_KEPT ? ",kept" : "");
 	return buf;
 }
 
@@ -240,6 +245,93 @@ int id_verb(int argc, char **argv, unsigned long cmd, const char *done,
 	return ret;
 }
 
+void previous_arg(int argc, char **argv, bool previous)
+{
+	static char name[PERF_PERSISTENT_NAME_MAX + sizeof(PP_PREVIOUS_PREFIX)];
+
+	if (!previous || optind >= argc ||
+	    !strncmp(argv[optind], PP_PREVIOUS_PREFIX, strlen(PP_PREVIOUS_PREFIX)))
+		return;
+	snprintf(name, sizeof(name), "%s%.*s", PP_PREVIOUS_PREFIX,
+		 PERF_PERSISTENT_NAME_MAX, argv[optind]);
+	argv[optind] = name;
+}
+
+/*
+ * A whole sysfs file of the PMU device (its path below it), malloc()ed and
+ * NUL-terminated; NULL if it cannot be read.
+ */
+char *pmu_file(const char *rel)
+{
+	char path[512], *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/persistent/%s",
+		 rel);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	do {
+		if (len + 4096 + 1 > cap) {
+			char *grown = realloc(buf, cap + 8192);
+
+			if (!grown) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = grown;
+			cap += 8192;
+		}
+		n = fread(buf + len, 1, 4096, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+/*
+ * The printer of a previous boot's event: its records decode with the
+ * format that boot kept in the region, not with this boot's tracefs, and
+ * its times turn into wall-clock times with that boot's clock pair.
+ */
+static struct pp_printer *previous_printer(const struct pp_event_desc *desc,
+					   bool wall_clock)
+{
+	char rel[128], *tp, *fmt, *clock;
+	struct pp_clock c = { 0 };
+	struct pp_printer *p;
+
+	if (desc->attr.type != PERF_TYPE_TRACEPOINT) {
+		p = printer_new(&desc->attr);
+	} else {
+		snprintf(rel, sizeof(rel), "instances/%s%s/tracepoint",
+			 PP_PREVIOUS_PREFIX, desc->info.name);
+		tp = pmu_file(rel);
+		snprintf(rel, sizeof(rel), "instances/%s%s/format",
+			 PP_PREVIOUS_PREFIX, desc->info.name);
+		fmt = pmu_file(rel);
+		if (!tp || !fmt || !*fmt) {
+			pp_error("%s%s: the previous boot kept no format for its tracepoint",
+				 PP_PREVIOUS_PREFIX, desc->info.name);
+			p = NULL;
+		} else {
+			tp[strcspn(tp, "\n")] = '\0';
+			p = printer_new_format(&desc->attr, tp, fmt);
+		}
+		free(tp);
+		free(fmt);
+	}
+	clock = pmu_file("previous_boot/clock");
+	if (p && clock &&
+	    sscanf(clock, "%llu %llu", &c.clock_ns, &c.realtime_ns) == 2)
+		printer_set_clock(p, &c, wall_clock);
+	free(clock);
+	return p;
+}
+
 /* Describe, snapshot and get a printer with comms: script and record. */
 int read_event(int argc, char **argv, struct pp_event_desc *desc,
 		      struct pp_snapshot *snap, struct pp_printer **p,
@@ -249,17 +341,30 @@ int read_event(int argc, char **argv, struct pp_event_desc *desc,
 
 	if (fd < 0)
 		return -fd;
-	*p = printer_new(&desc->attr);
-	if (!*p)
-		goto err;
-	if (desc->info.size >= PERF_PERSISTENT_INFO_SIZE_VER1)
-		printer_set_clock(*p, &(struct pp_clock){
-					.clock_ns = desc->info.clock_ns,
-					.realtime_ns = desc->info.realtime_ns,
-				  }, wall_clock);
+	if (desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS) {
+		*p = previous_printer(desc, wall_clock);
+		if (!*p)
+			goto err;
+	} else {
+		*p = printer_new(&desc->attr);
+		if (!*p)
+			goto err;
+		if (desc->info.size >= PERF_PERSISTENT_INFO_SIZE_VER1)
+			printer_set_clock(*p, &(struct pp_clock){
+						.clock_ns = desc->info.clock_ns,
+						.realtime_ns = desc->info.realtime_ns,
+					  }, wall_clock);
+	}
 	if (snapshot_take(fd, desc, snap))
 		goto err;
-	printer_learn_comms(*p, snap);
+	/*
+	 * This boot's /proc says nothing of the previous boot's tasks: only
+	 * their COMM records name them, and the idle task has none.
+	 */
+	if (desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS)
+		printer_add_comm(*p, 0, "swapper");
+	else
+		printer_learn_comms(*p, snap);
 	close(fd);
 	return 0;
 err:
