@@ -12,7 +12,7 @@
  * every configuration, interleaved, REPS times; then the side measurements
  * (history replay, mmap reading, memory, create/destroy).  It prints a
  * table, the results as JSON and gnuplot data between marker lines, and
- * the five RATIO lines last.
+ * the six RATIO lines last.
  *
  * "insns" runs each configuration's loop once, for the instruction-counting
  * QEMU plugin (bench/insns.c): the loop marks its start and end with NOPs
@@ -491,7 +491,10 @@ static void fields_setup(struct config *c)
 	pp_fields = FIELDS;
 }
 
-/* The same events on perf's path: perf's tracepoint glue, our handler. */
+/*
+ * The same events created with the flags c->arg: on perf's path (perf's
+ * tracepoint glue, our handler), or kept in the reserved region.
+ */
 static void perf_path_setup(struct config *c)
 {
 	pp_flags = c->arg;
@@ -678,6 +681,8 @@ static struct config configs[] = {
 	CONFIG("persistent-perf", "persistent events on perf's path",
 	       perf_path_setup, pp_teardown, PERF_PERSISTENT_CREATE_PERF_PATH,
 	       NULL),
+	CONFIG("kept", "persistent events kept in the reserved region",
+	       perf_path_setup, pp_teardown, PERF_PERSISTENT_CREATE_KEEP, NULL),
 	CONFIG("floor", "persistent events, paused", floor_setup, floor_teardown,
 	       0, NULL),
 	CONFIG("cgroup", "persistent, scoped to the loop's cgroup",
@@ -1204,5 +1209,7 @@ int main(int argc, char **argv)
 	printf("RATIO live-readers-1-extra/perf-native=%.3f\n", live_extra_ratio());
 	printf("RATIO cgroup/persistent=%.3f\n",
 	       config("cgroup")->med / config("persistent")->med);
+	printf("RATIO kept/persistent=%.3f\n",
+	       config("kept")->med / config("persistent")->med);
 	return 0;
 }

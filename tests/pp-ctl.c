@@ -359,13 +359,14 @@ static void cmd_info(const char *x)
 	       info.target, (unsigned long long)info.cgroup_id,
 	       (unsigned long long)info.count);
 	for (i = 0; i < info.nr_cpus && i < 64; i++) {
-		printf("cpu%u online=%u written=%llu overwritten=%llu dropped=%llu bytes=%llu count=%llu held=%llu\n",
+		printf("cpu%u online=%u written=%llu overwritten=%llu dropped=%llu bytes=%llu count=%llu head=%lld held=%llu\n",
 		       cs[i].cpu, cs[i].online,
 		       (unsigned long long)cs[i].written,
 		       (unsigned long long)cs[i].overwritten,
 		       (unsigned long long)cs[i].dropped,
 		       (unsigned long long)cs[i].bytes,
 		       (unsigned long long)cs[i].count,
+		       (long long)cs[i].head,
 		       (unsigned long long)(cs[i].tail - cs[i].head));
 		w += cs[i].written;
 		o += cs[i].overwritten;

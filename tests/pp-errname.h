@@ -29,6 +29,7 @@ static inline const char *errname(int e)
 	case ENOMEM: return "ENOMEM";
 	case ENODEV: return "ENODEV";
 	case ENXIO: return "ENXIO";
+	case EROFS: return "EROFS";
 	case ESRCH: return "ESRCH";
 	case EBADF: return "EBADF";
 	case ENOTDIR: return "ENOTDIR";

@@ -219,6 +219,8 @@ check_match "WATCH with the overflow bit is taken" "OK" \
 	"$(pp-ctl watch-raw "$(printf '0x1%08x' "$keep")")"
 row E126 EINVAL pp-ctl trigger keep "$keep" after=0xffffffffffffffff
 check_eq "the refused trigger left none behind" "" "$(pp_stat keep trigger)"
+# Kept across a reboot without a region (scripts/previous-check has one).
+row E135 ENXIO pp-ctl create kept sw=1 flags=0x9
 
 kill $holder
 wait $holder
