@@ -140,6 +140,13 @@ static int create_load_event(char *entry)
 	/* With region=, the load-time events are kept across a reboot. */
 	spec.keep = !!pp_region.hdr;
 	ret = pp_ops_create(&spec, &id);
+	/* A region too small for it: record anyway, in memory of our own. */
+	if (ret == -ENOSPC && spec.keep) {
+		pr_warn("events: %s:%s: no room left in the region; recording it, but not across a reboot\n",
+			system, name);
+		spec.keep = false;
+		ret = pp_ops_create(&spec, &id);
+	}
 	if (ret) {
 		pr_err("events: %s:%s: cannot create: %d; skipped\n", system, name, ret);
 		return ret;

@@ -38,6 +38,16 @@ rmmod perf_persistent
 if [ -n "${LABEL:-}" ]; then
 	region_ok "$LABEL"
 fi
+
+# Load-time events too large for the region still record, not kept.
+pp-ctl load "region=$REGION buffer_kb=2048" >/dev/null
+check "mce_record too large for the region is created all the same" \
+	test -d "$PP_SYS/instances/mce_record"
+check_grep "... and the log says it is not kept" \
+	"mce:mce_record: no room left in the region; recording it, but not across a reboot" \
+	"$(dmesg >/tmp/rd; echo /tmp/rd)"
+check "... and its state says so" sh -c "! perf persistent list | grep -q kept"
+rmmod perf_persistent
 check "kernel log clean" pp_log_clean
 
 done_testing

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tests/scribble.sh - a damaged region: run by scripts/previous-check with
-# vm-run --reset-by reboot, the module loaded with region= at both boots
-# (on the debug kernel: KASAN, kmemleak, lockdep watch the reading).
+# vm-run --no-load --reset-by reboot; the module is loaded here with
+# MODARGS (region=) at both boots (on the debug kernel: KASAN, kmemleak,
+# lockdep watch the reading).
 #
 # First boot: two kept events record, pause and print their records
 # ("==== script NAME"); then the lab fixture pp_scribble overwrites part
@@ -14,6 +15,13 @@
 # shown are printed ("==== previous switches") for the host to compare.
 # The region is then used again: a new kept event records into it.
 . ./lib.sh
+
+# vm-run --no-load: the module loads here, after kmemleak's slate is
+# cleared, so that the scan at the end sees what the reading leaked.
+km=/sys/kernel/debug/kmemleak
+[ -w $km ] || km=
+[ -z "$km" ] || { echo scan=off >$km; echo clear >$km; }
+modprobe perf_persistent "$MODARGS" || exit 1
 
 if [ -e "$PP_SYS/previous_boot/end" ]; then
 	echo "==== previous switches"
@@ -41,6 +49,14 @@ if [ -e "$PP_SYS/previous_boot/end" ]; then
 		"$(perf persistent list >/tmp/pl; echo /tmp/pl)"
 	perf persistent destroy again previous.switches >/dev/null
 	check "kernel log clean" pp_log_clean
+	if [ -n "$km" ]; then
+		pp_unload
+		# kmemleak reports only objects older than 5 s.
+		sleep 6
+		echo scan >$km
+		check_eq "kmemleak: the reading and the reuse leaked nothing" "" \
+			"$(grep -A12 unreferenced $km)"
+	fi
 	done_testing
 	exit
 fi

@@ -61,7 +61,7 @@ expect EINVAL create b sw=1 detached size=0
 expect EINVAL create b sw=1 detached size=63
 expect E2BIG create b sw=1 detached size=128 tail
 expect E2BIG create b sw=1 detached size=8192
-expect EINVAL create b sw=1 flags=0x8
+expect EINVAL create b sw=1 flags=0x10
 expect EINVAL create b sw=1 detached reserved
 expect EINVAL create b sw=1 detached attr-size=32
 expect E2BIG create b sw=1 detached attr-size=8192
