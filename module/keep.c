@@ -202,8 +202,11 @@ int pp_region_start(struct pp_region *r)
 	pp_region_read_boot_id(r);
 	pp_previous_find(r);
 	ret = pp_region_pages_init(r, r->size >> PAGE_SHIFT, 1);
-	if (ret)
+	if (ret) {
+		/* Nothing will make events of what was found. */
+		pp_previous_forget();
 		return ret;
+	}
 	pp_region_format(r);
 	INIT_DELAYED_WORK(&r->clock_work, pp_region_clock_refresh);
 	queue_delayed_work(system_power_efficient_wq, &r->clock_work,
