@@ -22,8 +22,10 @@ static const char *const covered[][2] = {
 	{ "sched", "sched_process_exec" }, { "sched", "sched_process_exit" },
 	{ "sched", "sched_process_fork" }, { "irq", "irq_handler_entry" },
 	{ "irq", "irq_handler_exit" }, { "irq", "softirq_entry" },
-	{ "irq", "softirq_exit" }, { "mce", "mce_record" },
-	{ "timer", "hrtimer_expire_entry" },
+	{ "irq", "softirq_exit" }, { "timer", "hrtimer_expire_entry" },
+#ifdef CONFIG_X86_MCE
+	{ "mce", "mce_record" },
+#endif
 };
 
 /* Every covered tracepoint has an encoder; others, or a wrong system, none. */

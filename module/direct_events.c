@@ -27,7 +27,14 @@
 #include <trace/events/sched.h>
 #include <trace/events/irq.h>
 #include <trace/events/timer.h>
+/*
+ * Machine-check events exist on x86 only: trace/events/mce.h needs
+ * asm/mce.h.  Elsewhere the machine errors are the RAS tracepoints, which
+ * record through perf's path.
+ */
+#ifdef CONFIG_X86_MCE
 #include <trace/events/mce.h>
+#endif
 
 /*
  * sched_switch's assignment calls __trace_sched_switch_state(), which
@@ -44,8 +51,10 @@
 #include "direct_stages.h"
 #define PP_TRACE_HEADER "trace/events/timer.h"
 #include "direct_stages.h"
+#ifdef CONFIG_X86_MCE
 #define PP_TRACE_HEADER "trace/events/mce.h"
 #include "direct_stages.h"
+#endif
 
 const struct pp_direct_desc *const pp_direct_descs[] = {
 	&pp_direct_desc_sys_enter,
@@ -59,7 +68,9 @@ const struct pp_direct_desc *const pp_direct_descs[] = {
 	&pp_direct_desc_irq_handler_exit,
 	&pp_direct_desc_softirq_entry,
 	&pp_direct_desc_softirq_exit,
+#ifdef CONFIG_X86_MCE
 	&pp_direct_desc_mce_record,
+#endif
 	&pp_direct_desc_hrtimer_expire_entry,
 };
 
