@@ -20,6 +20,11 @@ endif
 KVER ?= $(shell scripts/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 PWD := $(CURDIR)
+# Another architecture's tree (a lab kernel such as arm64-6.12): its
+# ARCH= and CROSS_COMPILE=, unless given.
+ifeq ($(origin ARCH),undefined)
+KMAKE := $(shell scripts/kdir-make $(KDIR) 2>/dev/null)
+endif
 
 # Kernel code of the project: what W=1, sparse and checkpatch look at.  Not
 # the trace-macro stages (direct_stages.h, built like the kernel's
@@ -48,18 +53,18 @@ kdir:
 	fi
 
 module: kdir
-	$(MAKE) -C $(KDIR) M=$(PWD) modules
+	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) modules
 
 # Extra warnings (W=1) must be none: the build log is checked for any.
 w1: kdir
-	$(MAKE) -C $(KDIR) M=$(PWD) clean >/dev/null
-	$(MAKE) -C $(KDIR) M=$(PWD) W=1 modules 2>&1 | tee .w1.log
+	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) clean >/dev/null
+	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) W=1 modules 2>&1 | tee .w1.log
 	@! grep -E 'warning:|error:' .w1.log || { echo "make: W=1 warnings above" >&2; exit 1; }
 
 # sparse on every file (C=2) must be silent.
 sparse: kdir
-	$(MAKE) -C $(KDIR) M=$(PWD) clean >/dev/null
-	$(MAKE) -C $(KDIR) M=$(PWD) C=2 CHECK=sparse modules 2>&1 | tee .sparse.log
+	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) clean >/dev/null
+	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) C=2 CHECK=sparse modules 2>&1 | tee .sparse.log
 	@! grep -E 'warning:|error:' .sparse.log || { echo "make: sparse warnings above" >&2; exit 1; }
 
 # The compatibility header is the one file that tests LINUX_VERSION_CODE;
@@ -117,7 +122,7 @@ dkms-check:
 # directory and its man page.  INSTALL_MOD_PATH (kbuild's) and DESTDIR
 # (the tool's) install under another root.
 install: module tools
-	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
+	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) modules_install
 	depmod -b $(or $(INSTALL_MOD_PATH),/) -a $(KVER)
 	$(MAKE) -C tools install
 
@@ -148,7 +153,7 @@ htmldocs:
 	sphinx-build -q -W -b html Documentation Documentation/output
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || true
+	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) clean 2>/dev/null || true
 	$(MAKE) -C tests clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C bench clean
