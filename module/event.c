@@ -663,6 +663,16 @@ int pp_event_attr_check(const struct perf_event_attr *attr)
 	if (attr->comm && (!(attr->sample_type & PERF_SAMPLE_TID) ||
 			   !attr->sample_id_all))
 		return -EINVAL;
+	/*
+	 * arm64 and arm step over the instruction that hit a breakpoint or
+	 * watchpoint only for a counter with perf's own overflow handler
+	 * (uses_default_overflow_handler()).  The module's handler records
+	 * instead, so the watchpoint would fire again on the same access,
+	 * forever, with the CPU in the exception.
+	 */
+	if ((IS_ENABLED(CONFIG_ARM64) || IS_ENABLED(CONFIG_ARM)) &&
+	    attr->type == PERF_TYPE_BREAKPOINT)
+		return -EOPNOTSUPP;
 	return 0;
 }
 
