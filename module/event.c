@@ -663,17 +663,26 @@ int pp_event_attr_check(const struct perf_event_attr *attr)
 	if (attr->comm && (!(attr->sample_type & PERF_SAMPLE_TID) ||
 			   !attr->sample_id_all))
 		return -EINVAL;
-	/*
-	 * arm64 and arm step over the instruction that hit a breakpoint or
-	 * watchpoint only for a counter with perf's own overflow handler
-	 * (uses_default_overflow_handler()).  The module's handler records
-	 * instead, so the watchpoint would fire again on the same access,
-	 * forever, with the CPU in the exception.
-	 */
-	if ((IS_ENABLED(CONFIG_ARM64) || IS_ENABLED(CONFIG_ARM)) &&
-	    attr->type == PERF_TYPE_BREAKPOINT)
-		return -EOPNOTSUPP;
 	return 0;
+}
+
+/**
+ * pp_source_cannot_step - whether the kernel cannot step over @attr's hits
+ * @attr: a source's attr
+ *
+ * arm64 and arm step over the instruction that hit a breakpoint or
+ * watchpoint only for a counter with perf's own overflow handler
+ * (uses_default_overflow_handler()).  The module's handler records
+ * instead, so the watchpoint would fire again on the same access, forever,
+ * with the CPU in the exception.  Asked of the disabled probe counter, so
+ * that perf's own checks of the breakpoint come first.
+ *
+ * Return: true for a breakpoint on arm64 and arm.
+ */
+bool pp_source_cannot_step(const struct perf_event_attr *attr)
+{
+	return (IS_ENABLED(CONFIG_ARM64) || IS_ENABLED(CONFIG_ARM)) &&
+	       attr->type == PERF_TYPE_BREAKPOINT;
 }
 
 /**
@@ -705,7 +714,8 @@ void pp_event_probe_attr(const struct pp_event *ev,
  * the scope will be.  Process context.
  *
  * Return: the counter, or ERR_PTR() of the errno perf refused it with, or
- * -EOPNOTSUPP (a PMU that reads the creator's memory), or -EINVAL (a
+ * -EOPNOTSUPP (a PMU that reads the creator's memory, a breakpoint on
+ * arm64), or -EINVAL (a
  * source whose inherited copies would fail the forking task's checks).
  */
 struct perf_event *pp_event_probe_counter(struct pp_event *ev)
@@ -729,7 +739,8 @@ struct perf_event *pp_event_probe_counter(struct pp_event *ev)
 	}
 	if (IS_ERR(counter))
 		return counter;
-	if (pp_source_reads_user(counter))
+	if (pp_source_reads_user(counter) ||
+	    pp_source_cannot_step(&counter->attr))
 		ret = -EOPNOTSUPP;
 	else if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK &&
 		 pp_source_inherit_checks_task(&ev->attr, counter->pmu))

@@ -176,6 +176,7 @@ void pp_events_exit(void);
 int pp_buffer_size_check(u64 size);
 int pp_event_attr_check(const struct perf_event_attr *attr);
 struct pp_event *pp_event_alloc(const struct pp_event_spec *spec, u64 size);
+bool pp_source_cannot_step(const struct perf_event_attr *attr);
 struct perf_event *pp_event_probe_counter(struct pp_event *ev);
 void pp_event_probe_attr(const struct pp_event *ev,
 			 struct perf_event_attr *attr);

@@ -55,9 +55,10 @@ unsigned long pp_default_buffer_size = 64 * 1024;
  * what perf found: its name, its tracefs format text (for crash dumps and
  * sysfs) and whether the direct path has an encoder for it.  Only a
  * tracepoint or a PMU of a dynamic type (kprobe, uprobe, a hybrid CPU's)
- * needs the probe.  The PMUs of the fixed types read neither the creator's
- * memory nor its privileges, for the attrs that pp_scope_attr_check()
- * lets through.  Process context.
+ * needs the probe, and a breakpoint where it is refused after perf's own
+ * checks (pp_source_cannot_step()).  The PMUs of the fixed types read
+ * neither the creator's memory nor its privileges, for the attrs that
+ * pp_scope_attr_check() lets through.  Process context.
  *
  * Return: 0 or the errno the probe failed with.
  */
@@ -68,7 +69,7 @@ static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
 	const char *name;
 
 	if (ev->attr.type != PERF_TYPE_TRACEPOINT &&
-	    ev->attr.type < PERF_TYPE_MAX)
+	    ev->attr.type < PERF_TYPE_MAX && !pp_source_cannot_step(&ev->attr))
 		return 0;
 	counter = pp_event_probe_counter(ev);
 	if (IS_ERR(counter))

@@ -112,24 +112,32 @@ pp_wait_grep '^ready pid=' /tmp/w.out
 addr=$(sed -n 's/^ready pid=[0-9]* addr=//p' /tmp/w.out)
 pp-ctl create wp bp=$addr:8:w pid=$wp inherit inherit-thread remove-on-exec \
 	sigtrap=0xfeed sample=0x1040f detached >/tmp/w.create
-check_grep "watchpoint with sigtrap: created" "^create wp: OK" /tmp/w.create
-kill -USR1 $wp
-wait $wp
-check_eq "the watched process ran" 0 $?
-sed 's/^/# /' /tmp/w.out
-for role in first-thread new-thread main; do
-	t=$(sed -n "s/^write tid=\([0-9]*\) $role$/\1/p" /tmp/w.out)
-	check_grep "SIGTRAP to the $role that wrote, with si_perf_data, the address, TRAP_PERF and PERF_TYPE_BREAKPOINT" \
-		"^sigtrap tid=$t code=6 data=0xfeed addr=$addr type=5$" /tmp/w.out
-done
-check_grep "no SIGTRAP to the child: inherit_thread covers threads only" "^nosig tid=[0-9]+ child$" /tmp/w.out
-check_grep "no SIGTRAP after exec: remove_on_exec" "^nosig tid=[0-9]+ after-exec$" /tmp/w.out
-check_eq "three hits recorded, the threads' (sigtrap keeps the record)" \
-	"$(sed -n 's/^write tid=\([0-9]*\) \(first-thread\|new-thread\|main\)$/\1/p' /tmp/w.out | sort -n)" \
-	"$(tids wp)"
-check_eq "the records hold the watched address (ADDR)" 3 \
-	"$(c=0; while [ $c -lt "$ncpus" ]; do pp-mmap "$(pp_stat wp id)" $c; c=$((c + 1)); done | grep -c "addr=$addr")"
-pp-ctl destroy wp >/dev/null
+if [ "$(uname -m)" = aarch64 ]; then
+	# arm64 steps over a watchpoint's access only for perf's own
+	# overflow handler (E144).
+	check_grep "arm64: the watchpoint is refused" "^create wp: EOPNOTSUPP" /tmp/w.create
+	kill -USR1 $wp
+	wait $wp
+	ok "watchpoint with sigtrap # SKIP breakpoints are refused on arm64"
+else
+	kill -USR1 $wp
+	wait $wp
+	check_eq "the watched process ran" 0 $?
+	sed 's/^/# /' /tmp/w.out
+	for role in first-thread new-thread main; do
+		t=$(sed -n "s/^write tid=\([0-9]*\) $role$/\1/p" /tmp/w.out)
+		check_grep "SIGTRAP to the $role that wrote, with si_perf_data, the address, TRAP_PERF and PERF_TYPE_BREAKPOINT" \
+			"^sigtrap tid=$t code=6 data=0xfeed addr=$addr type=5$" /tmp/w.out
+	done
+	check_grep "no SIGTRAP to the child: inherit_thread covers threads only" "^nosig tid=[0-9]+ child$" /tmp/w.out
+	check_grep "no SIGTRAP after exec: remove_on_exec" "^nosig tid=[0-9]+ after-exec$" /tmp/w.out
+	check_eq "three hits recorded, the threads' (sigtrap keeps the record)" \
+		"$(sed -n 's/^write tid=\([0-9]*\) \(first-thread\|new-thread\|main\)$/\1/p' /tmp/w.out | sort -n)" \
+		"$(tids wp)"
+	check_eq "the records hold the watched address (ADDR)" 3 \
+		"$(c=0; while [ $c -lt "$ncpus" ]; do pp-mmap "$(pp_stat wp id)" $c; c=$((c + 1)); done | grep -c "addr=$addr")"
+	pp-ctl destroy wp >/dev/null
+fi
 
 # ---- SIGIO on overflow to a subscriber and its child (seed 000) ------------
 # overflow_sigio NOTIFIER WHAT: the scenario with the notifier program

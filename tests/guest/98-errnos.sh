@@ -43,7 +43,8 @@ row E23 EFAULT pp-ctl create b sw=1 detached bad-struct
 row E24 EOPNOTSUPP pp-ctl create b sw=1 detached sample=0x20
 row E25 EINVAL pp-ctl create b "raw=$(cat "$PP_SYS/type"):1" detached
 row E26 ENOENT pp-ctl create b raw=12345:0 detached
-row E27 EINVAL pp-ctl create b bp=0x1000:3:w detached
+# (Length 16: no architecture watches 16 bytes; arm64 takes 3.)
+row E27 EINVAL pp-ctl create b bp=0x1000:16:w detached
 row E28 ENOENT pp-ctl destroy 99999
 row E29 EBUSY pp-ctl destroy "$mine"
 row E30 ENOENT pp-ctl detach 99999
@@ -86,7 +87,11 @@ row E63 EINVAL pp-open --config "$keep" --exclude-kernel
 row E64 EINVAL pp-ctl create b sw=1 detached attr-reserved
 row E65 EINVAL pp-ctl create b sw=1 detached period=0x8000000000000000
 row E66 EOPNOTSUPP pp-ctl create b sw=1 detached use-clockid
-row E67 EPERM pp-ctl create b tp=irq_vectors:irq_work_exit detached
+if [ -d /sys/kernel/tracing/events/irq_vectors ]; then
+	row E67 EPERM pp-ctl create b tp=irq_vectors:irq_work_exit detached
+else
+	ok "E67 # SKIP no irq_vectors tracepoints (x86's)"
+fi
 # A PMU whose attr points into the creator's memory: kprobe where the
 # kernel has it (not the lab's debug kernel), else uprobe.
 probe=uprobe=/bin/busybox:0x1000
@@ -165,6 +170,8 @@ grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
 mkdir -p $cg/pp-scope
 pp_make_zombie
 bp=bp=0x1000:8:w
+# arm64 refuses breakpoints (E144): its sigtrap rows use page faults.
+[ "$(uname -m)" != aarch64 ] || bp=sw=2
 row E100 EINVAL pp-ctl create b sw=1 detached scope=3
 row E101 EINVAL pp-ctl create b sw=1 detached target=$holder
 row E102 EINVAL pp-ctl create b sw=1 detached scope=1 target=0
@@ -185,7 +192,11 @@ row E116 EINVAL pp-ctl watch-raw 0x200000000
 row E117 ENOTDIR pp-ctl create b sw=1 detached cgroup=/pp-scope/cgroup.procs
 row E118 ESRCH pp-ctl create b sw=1 detached pid=$pp_zombie
 row E119 EINVAL pp-ctl create b sw=1 detached cgroup-fd=$cg/pp-scope cgroup-path=bad
-row E125 EINVAL pp-ctl create b raw=4:0x20003c detached pid=$holder inherit
+if [ "$(uname -m)" = x86_64 ]; then
+	row E125 EINVAL pp-ctl create b raw=4:0x20003c detached pid=$holder inherit
+else
+	ok "E125 # SKIP Intel's AnyThread bit is x86's"
+fi
 pp_end_zombie
 rmdir $cg/pp-scope
 check_match "the sigtrap refused without CAP_KILL is taken with it" "OK id=" \
@@ -252,7 +263,11 @@ rmdir $cg/pp-errnos
 pp_unload
 row E127 EINVAL pp-ctl load region=3000@0x20000000
 row E128 EINVAL pp-ctl load region=2M@0x20000800
-row E129 EBUSY pp-ctl load region=2M@0x20000000
+# Memory in use: the guest's RAM starts at 0 on x86, at 1 GiB on arm64's
+# virt machine.
+ram=0x20000000
+[ "$(uname -m)" != aarch64 ] || ram=0x60000000
+row E129 EBUSY pp-ctl load region=2M@$ram
 if grep -q ' reserve_mem_find_by_name$' /proc/kallsyms; then
 	row E131 ENODEV pp-ctl load region=pp-none
 else
