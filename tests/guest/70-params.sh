@@ -6,14 +6,17 @@
 # buffers are charged to.
 . ./lib.sh
 
+E=$pp_error_event
+TP=$pp_error_tp
+
 pp_load
 check_eq "default: mce_record only" "mce_record" "$(ls "$PP_SYS/events" | xargs)"
 check_eq "default buffer_kb=64" 65536 "$(pp_stat mce_record buffer_size)"
 pp_unload
 
 pp_log_mark
-pp_load "events=sched:sched_switch, mce:mce_record,bogus,nosuch:tp,sched:sched_switch" buffer_kb=16
-check_eq "events= creates each listed tracepoint" "mce_record sched_switch" \
+pp_load "events=sched:sched_switch, $TP,bogus,nosuch:tp,sched:sched_switch" buffer_kb=16
+check_eq "events= creates each listed tracepoint" "$E sched_switch" \
 	"$(ls "$PP_SYS/events" | xargs)"
 check_eq "buffer_kb=16 applies" 16384 "$(pp_stat sched_switch buffer_size)"
 dmesg | tail -n +$((_pp_log_lines + 1)) >/tmp/log
@@ -30,10 +33,10 @@ pp_unload
 # Each load-time event sized apart: system:name/SIZE.  A bad size is logged
 # and that entry skipped.
 pp_log_mark
-pp_load "events=mce:mce_record/256K,sched:sched_switch/4M,sched:sched_wakeup/3K,sched:sched_waking/" buffer_kb=16
-check_eq "mce:mce_record/256K" 262144 "$(pp_stat mce_record buffer_size)"
+pp_load "events=$TP/256K,sched:sched_switch/4M,sched:sched_wakeup/3K,sched:sched_waking/" buffer_kb=16
+check_eq "$TP/256K" 262144 "$(pp_stat "$E" buffer_size)"
 check_eq "sched:sched_switch/4M" 4194304 "$(pp_stat sched_switch buffer_size)"
-check_eq "a bad size: that entry skipped" "mce_record sched_switch" "$(ls "$PP_SYS/events" | xargs)"
+check_eq "a bad size: that entry skipped" "$E sched_switch" "$(ls "$PP_SYS/events" | xargs)"
 dmesg | tail -n +$((_pp_log_lines + 1)) >/tmp/log
 check_grep "3K is logged" "events: sched:sched_wakeup: bad buffer size '3K'" /tmp/log
 check_grep "an empty size is logged" "events: sched:sched_waking: bad buffer size ''" /tmp/log
@@ -57,36 +60,36 @@ pp_unload
 
 # triggers=: load-time events freeze each other from load on.
 pp_log_mark
-pp_load "events=mce:mce_record,sched:sched_switch,sched:sched_wakeup" \
-	"triggers=mce_record:sched_switch+sched_wakeup/after=5,sched_wakeup:*/count=1000000000,nosuch:sched_switch,mce_record,sched_switch:nosuch,sched_switch:mce_record/count=x,sched_switch:mce_record/when=1"
+pp_load "events=$TP,sched:sched_switch,sched:sched_wakeup" \
+	"triggers=$E:sched_switch+sched_wakeup/after=5,sched_wakeup:*/count=1000000000,nosuch:sched_switch,$E,sched_switch:nosuch,sched_switch:$E/count=x,sched_switch:$E/when=1"
 sw=$(pp_stat sched_switch id)
 wk=$(pp_stat sched_wakeup id)
-check_eq "triggers=: SOURCE:T1+T2/after=M" "targets=$sw,$wk count=1 after=5 fired=0" "$(pp_stat mce_record trigger)"
+check_eq "triggers=: SOURCE:T1+T2/after=M" "targets=$sw,$wk count=1 after=5 fired=0" "$(pp_stat "$E" trigger)"
 check_eq "triggers=: * is every other load-time event" \
-	"targets=$(pp_stat mce_record id),$sw count=1000000000 after=0 fired=0" "$(pp_stat sched_wakeup trigger)"
+	"targets=$(pp_stat "$E" id),$sw count=1000000000 after=0 fired=0" "$(pp_stat sched_wakeup trigger)"
 check_eq "triggers=: bad entries set nothing" "" "$(pp_stat sched_switch trigger)"
 dmesg | tail -n +$((_pp_log_lines + 1)) >/tmp/log
 check_grep "an unknown source is logged" "triggers: no event 'nosuch'; skipped" /tmp/log
-check_grep "an entry without targets is logged" "triggers: 'mce_record' is not SOURCE:TARGET" /tmp/log
+check_grep "an entry without targets is logged" "triggers: '$E' is not SOURCE:TARGET" /tmp/log
 check_grep "an unknown target is logged" "triggers: no event 'nosuch'; skipped" /tmp/log
 check_grep "a bad count is logged" "triggers: sched_switch: bad option 'count=x'" /tmp/log
 check_grep "an unknown option is logged" "triggers: sched_switch: bad option 'when=1'" /tmp/log
-pp_inject_mce 0 0xbe00000000800400 2
-check "an MCE freezes sched_switch" pp_wait_stat sched_switch freezes 1
+pp_inject_error 0
+check "an error freezes sched_switch" pp_wait_stat sched_switch freezes 1
 check "... and sched_wakeup" pp_wait_stat sched_wakeup freezes 1
 check_eq "... after their 5 more records" "detached frozen" "$(pp_stat sched_switch state)"
 pp_unload
 mkdir -p /etc/modprobe.d
-echo "options perf_persistent events=mce:mce_record,sched:sched_switch triggers=mce_record:sched_switch" \
+echo "options perf_persistent events=$TP,sched:sched_switch triggers=$E:sched_switch" \
 	>/etc/modprobe.d/pp.conf
 pp_load
 check_eq "triggers= from /etc/modprobe.d" "targets=$(pp_stat sched_switch id) count=1 after=0 fired=0" \
-	"$(pp_stat mce_record trigger)"
+	"$(pp_stat "$E" trigger)"
 rm /etc/modprobe.d/pp.conf
 pp_unload
 
 pp_load buffer_kb=12
-check_eq "buffer_kb not a power-of-two of pages: default kept" 65536 "$(pp_stat mce_record buffer_size)"
+check_eq "buffer_kb not a power-of-two of pages: default kept" 65536 "$(pp_stat "$E" buffer_size)"
 pp_unload
 
 # The memory limit: a quarter of RAM by default, in the parameter's file;
