@@ -8,10 +8,10 @@
  *
  * Module parameters (also from /etc/modprobe.d):
  *   events=     comma-separated "system:tracepoint" list created detached at
- *               load, each named after its tracepoint; default
- *               "mce:mce_record" (seed: "mce, x86: Enable persistent
- *               events"); empty creates none.  A bad entry is logged and
- *               skipped; the others still load.
+ *               load, each named after its tracepoint.  By default the
+ *               machine's error tracepoints (default_events below), those
+ *               of them this kernel has; empty creates none.  A bad entry
+ *               of the user's is logged and skipped; the others still load.
  *   buffer_kb=  per-CPU buffer of the load-time events, and the default for
  *               events created with buffer size 0; a power-of-two number of
  *               pages.
@@ -48,9 +48,22 @@
 #include "sysfs.h"
 #include "perf_persistent/version.h"
 
-static char *events = "mce:mce_record";
+/*
+ * The machine's error tracepoints, recorded from load by default (the
+ * seed, "mce, x86: Enable persistent events", recorded mce_record alone):
+ * machine checks (x86), memory-controller errors (EDAC), ARM processor
+ * errors and the other sections firmware reports (GHES), PCIe AER.  Each
+ * this kernel has is created; one it lacks (another architecture's, a
+ * subsystem not built) is passed over with an info line, where an entry
+ * the user wrote is an error.  They fire on errors only: each takes
+ * buffer_kb per CPU like any load-time event (five at 64 KiB: 320 KiB a
+ * CPU), an error storm's worth of records, and events= names fewer.
+ */
+static char default_events[] =
+	"mce:mce_record,ras:mc_event,ras:arm_event,ras:non_standard_event,ras:aer_event";
+static char *events = default_events;
 module_param(events, charp, 0444);
-MODULE_PARM_DESC(events, "tracepoints recorded from load, \"system:name[/SIZE],...\": SIZE the per-CPU buffer, e.g. 256K (default mce:mce_record)");
+MODULE_PARM_DESC(events, "tracepoints recorded from load, \"system:name[/SIZE],...\": SIZE the per-CPU buffer, e.g. 256K (default: those of mce:mce_record, ras:mc_event, ras:arm_event, ras:non_standard_event, ras:aer_event this kernel has)");
 
 static unsigned int buffer_kb = 64;
 module_param(buffer_kb, uint, 0444);
@@ -122,6 +135,11 @@ static int create_load_event(char *entry)
 	}
 	*name++ = '\0';
 	ret = tracepoint_id(system, name, &spec.attr.config);
+	if (ret == -ENOENT && events == default_events) {
+		pr_info("events: %s:%s: not on this kernel, not recorded\n",
+			system, name);
+		return ret;
+	}
 	if (ret) {
 		pr_err("events: no tracepoint %s:%s (%d); skipped\n", system, name, ret);
 		return ret;

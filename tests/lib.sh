@@ -19,6 +19,12 @@ ok() {
 	_pp_time
 }
 
+# skip DESCRIPTION REASON: a check this kernel or machine cannot make,
+# counted as passed and marked as TAP marks a skip.
+skip() {
+	ok "$1 # SKIP $2"
+}
+
 not_ok() {
 	_pp_n=$((_pp_n + 1))
 	_pp_failed=$((_pp_failed + 1))
@@ -134,16 +140,17 @@ pp_destroy_stray() {
 # pp_tp_record_size SYSTEM NAME: bytes of one record of tracepoint
 # SYSTEM:NAME as the load-time events store it (header, the six u64 fields
 # of PP_LOAD_SAMPLE_TYPE, then RAW: a u32 size and the tracepoint's entry,
-# padded as perf pads it).  Derived from the running kernel's format file:
-# the entry is the struct up to its last field, aligned to 8 bytes when a
-# field is 8 bytes wide (else 4); perf makes the u32 size plus the entry a
-# multiple of 8.  Tracepoint layouts change between kernels (mce_record
-# is 176 bytes on 6.1, 184 on 6.12).
+# padded as perf pads it), with DYNAMIC bytes of strings and arrays after
+# the fixed fields (default 0).  Derived from the running kernel's format
+# file: the entry is the struct up to its last field, aligned to 8 bytes
+# when a field is 8 bytes wide (else 4), then the dynamic data; perf makes
+# the u32 size plus the entry a multiple of 8.  Tracepoint layouts change
+# between kernels (mce_record is 176 bytes on 6.1, 184 on 6.12).
 pp_tp_record_size() {
 	sed -n 's/.*offset:\([0-9]*\);[[:space:]]*size:\([0-9]*\);.*/\1 \2/p' \
 		"/sys/kernel/tracing/events/$1/$2/format" |
-		awk '{ if ($1 + $2 > end) end = $1 + $2; if ($2 == 8) a = 8 }
-		     END { if (!a) a = 4; s = int((end + a - 1) / a) * a
+		awk -v dyn="${3:-0}" '{ if ($1 + $2 > end) end = $1 + $2; if ($2 == 8) a = 8 }
+		     END { if (!a) a = 4; s = int((end + a - 1) / a) * a + dyn
 			   print 8 + 6 * 8 + int((s + 4 + 7) / 8) * 8 }'
 }
 
@@ -164,6 +171,60 @@ pp_inject_mce() {
 	echo "${2:-0x9c00000000010151}" >$_pp_d/status
 	echo 0x1234000 >$_pp_d/addr
 	taskset -c "${1:-0}" sh -c "echo ${3:-1} > $_pp_d/bank"
+}
+
+# The machine errors the suites make, and the load-time event that records
+# them: machine checks through mce-inject where the kernel has
+# mce:mce_record (x86), else memory-controller errors (ras:mc_event)
+# through the lab's pp_ras module (tests/kmod/pp_ras.c).  PP_INJECT=ras
+# takes pp_ras on x86 too: the suites run as on a machine without machine
+# checks, their MCE-specific checks skipped.
+if [ "${PP_INJECT:-}" != ras ] && [ -d /sys/kernel/tracing/events/mce/mce_record ]; then
+	pp_error_tp=mce:mce_record
+else
+	pp_error_tp=ras:mc_event
+fi
+pp_error_event=${pp_error_tp#*:}
+
+# pp_have_mce: pp_inject_error makes machine checks, which the checks of
+# mce_record's own fields (status, bank) need.
+pp_have_mce() {
+	[ "$pp_error_tp" = mce:mce_record ]
+}
+
+# pp_inject_error [CPU [STATUS [BANK]]]: one machine error on CPU (default
+# 0), recorded by $pp_error_event: an MCE of STATUS in BANK
+# (pp_inject_mce, fired from a kworker on CPU shortly after), or pp_ras's
+# mc_event at address 0x1234000, which takes no STATUS or BANK, fired by
+# the writing task pinned to CPU before this returns.
+pp_inject_error() {
+	if pp_have_mce; then
+		pp_inject_mce "$@"
+		return
+	fi
+	modprobe pp_ras 2>/dev/null
+	taskset -c "${1:-0}" sh -c "echo 0x1234000 >/sys/kernel/debug/pp_ras/mc_event"
+}
+
+# on_mce CHECK DESCRIPTION ARGS...: the check CHECK (check, check_eq, ...)
+# of an MCE's own fields where pp_inject_error makes MCEs; else skipped.
+on_mce() {
+	if pp_have_mce; then
+		"$@"
+	else
+		skip "$2" "no machine checks here"
+	fi
+}
+
+# pp_error_record_size: bytes of a record of pp_inject_error's error in
+# $pp_error_event.  pp_ras's mc_event has three strings, 41 bytes with
+# their NULs ("pp_ras injected error", "pp_ras DIMM", "pp_ras").
+pp_error_record_size() {
+	if pp_have_mce; then
+		pp_tp_record_size mce mce_record
+	else
+		pp_tp_record_size ras mc_event 41
+	fi
 }
 
 # pp_nap SECONDS: sleep without starting a process: a read, with a time

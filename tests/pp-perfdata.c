@@ -7,9 +7,11 @@
  * own TIME/CPU) and the original record carried in the RAW payload:
  *
  *   sample cpu=C time=T orig_time=T0 orig_cpu=C0 orig_pid=P orig_tid=P
- *          orig_ip=0x.. id=N raw_u64_3=0x..
+ *          orig_ip=0x.. id=N raw_u64_I=0x..
  *
- * raw_u64_3 is the 4th u64 of the stored RAW payload: mce_record's status.
+ * raw_u64_I is the u64 at index I (default 3) of the stored RAW payload:
+ * at 3 mce_record's status, at 4 mc_event's address, at 1 arm_event's
+ * MPIDR.
  * A loss a reader was told of (struct perf_persistent_lost) prints
  *
  *   lost cpu=C time=T id=N bytes=B
@@ -17,7 +19,7 @@
  * Then "lost=N" (perf's PERF_RECORD_LOST totals), "lost_bytes=B" (the
  * readers' losses) and "samples=N" (loss notices included).
  *
- * pp-perfdata FILE PMU_TYPE
+ * pp-perfdata FILE PMU_TYPE [I]
  */
 #include <linux/perf_event.h>
 #include <linux/perf_persistent.h>
@@ -47,6 +49,7 @@ static size_t file_len;
 static struct evsel evsels[64];
 static unsigned int nr_evsels;
 static unsigned long long lost_bytes;
+static unsigned int raw_index = 3;
 
 static struct evsel *find(__u64 id)
 {
@@ -131,8 +134,9 @@ static void sample(const struct perf_event_header *h, unsigned int pmu_type)
 	       cpu, (unsigned long long)time, (unsigned long long)d.time,
 	       d.cpu, d.pid, d.tid, (unsigned long long)d.ip,
 	       (unsigned long long)d.id);
-	if (d.raw && d.raw_size >= 32)
-		printf(" raw_u64_3=0x%llx", ((const unsigned long long *)d.raw)[3]);
+	if (d.raw && d.raw_size >= 8 * (raw_index + 1))
+		printf(" raw_u64_%u=0x%llx", raw_index,
+		       ((const unsigned long long *)d.raw)[raw_index]);
 	printf("\n");
 }
 
@@ -143,11 +147,13 @@ int main(int argc, char **argv)
 	unsigned int pmu_type, i;
 	FILE *f;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: pp-perfdata FILE PMU_TYPE\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: pp-perfdata FILE PMU_TYPE [RAW_U64_INDEX]\n");
 		return 2;
 	}
 	pmu_type = strtoul(argv[2], NULL, 0);
+	if (argc == 4)
+		raw_index = strtoul(argv[3], NULL, 0);
 	f = fopen(argv[1], "r");
 	if (!f)
 		return perror(argv[1]), 1;

@@ -36,11 +36,18 @@ check "sysfs files are read-only" sh -c "! echo 1 > $PP_SYS/format/id"
 
 # instances/NAME/format: what crash dumps carry of a tracepoint source is
 # tracefs's own format file, to the byte (fixed arrays, __data_loc strings,
-# signed fields, long print formats); empty for a tracepoint whose fields
-# are defined by code, and for other sources.
+# signed fields, long print formats, dynamic arrays); empty for a
+# tracepoint whose fields are defined by code, and for other sources.  The
+# machine's error tracepoints, those this kernel has, are among them: the
+# load-time events' formats are in every crash dump.
 T=/sys/kernel/tracing/events
-for tp in mce:mce_record sched:sched_switch sched:sched_wakeup irq:irq_handler_entry \
+for tp in mce:mce_record ras:mc_event ras:arm_event ras:non_standard_event ras:aer_event \
+	sched:sched_switch sched:sched_wakeup irq:irq_handler_entry \
 	sched:sched_process_exec timer:hrtimer_expire_entry; do
+	if [ ! -d "$T/${tp%%:*}/${tp#*:}" ]; then
+		skip "instances/f/format of $tp is tracefs's" "no $tp in this kernel"
+		continue
+	fi
 	pp-ctl create f tp="$tp" buffer=4096 detached >/dev/null
 	check "instances/f/format of $tp is tracefs's" \
 		cmp "$PP_SYS/instances/f/format" "$T/${tp%%:*}/${tp#*:}/format"

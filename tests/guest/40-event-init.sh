@@ -5,9 +5,10 @@
 # name or OK.
 . ./lib.sh
 
-pp_load
+# One load-time event: id 1.
+pp_load "events=$pp_error_tp"
 
-check_eq "reader of mce_record (id 1) on CPU 0 -> OK" OK "$(pp-open --config 1 --cpu 0)"
+check_eq "reader of $pp_error_event (id 1) on CPU 0 -> OK" OK "$(pp-open --config 1 --cpu 0)"
 check_eq "reader with period 1 -> OK" OK "$(pp-open --config 1 --cpu 1 --period 1)"
 check_eq "reader in freq mode -> OK" OK "$(pp-open --config 1 --cpu 1 --freq 100)"
 check_eq "inherit is accepted (perf sets it on CPU-wide events)" OK "$(pp-open --config 1 --inherit)"
@@ -28,7 +29,7 @@ check_eq "refused opens do not pin the module" 0 "$(cat /sys/module/perf_persist
 echo 0 >/sys/devices/system/cpu/cpu1/online
 check_eq "reader on an offline CPU -> ENODEV" ENODEV "$(pp-open --config 1 --cpu 1)"
 echo 1 >/sys/devices/system/cpu/cpu1/online
-pp-ctl destroy mce_record >/dev/null
+pp-ctl destroy "$pp_error_event" >/dev/null
 check_eq "reader of a destroyed event -> ENOENT" ENOENT "$(pp-open --config 1 --cpu 0)"
 
 # Privilege: CPU-wide readers need what perf's own CPU-wide events need.

@@ -1,35 +1,37 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Persistent events through /dev/perf_persistent: every ioctl, sysfs
-# events/ growing and shrinking, mce_record created at load and recording
-# injected MCEs with no process running.
+# events/ growing and shrinking, a load-time event recording injected
+# machine errors with no process running (mce_record, or mc_event where
+# the machine has no machine checks).
 . ./lib.sh
 
-pp_load
+E=$pp_error_event
+pp_load "events=$pp_error_tp"
 
 check_eq "/dev/perf_persistent is root-only" "crw-------" \
 	"$(ls -l /dev/perf_persistent | cut -c1-10)"
 
-# mce_record exists from load, detached, recording.
-check_eq "events/mce_record alias" "id=1,period=1" "$(cat "$PP_SYS/events/mce_record")"
-check_eq "instances/mce_record/id" 1 "$(pp_stat mce_record id)"
-check_eq "mce_record is detached" detached "$(pp_stat mce_record state)"
-check_grep "mce_record's source is the mce:mce_record tracepoint" \
-	"^type=2,config=0x$(printf %x "$(cat /sys/kernel/tracing/events/mce/mce_record/id)")," \
-	"$PP_SYS/instances/mce_record/source"
+# The error event exists from load, detached, recording.
+check_eq "events/$E alias" "id=1,period=1" "$(cat "$PP_SYS/events/$E")"
+check_eq "instances/$E/id" 1 "$(pp_stat "$E" id)"
+check_eq "$E is detached" detached "$(pp_stat "$E" state)"
+check_grep "$E's source is the $pp_error_tp tracepoint" \
+	"^type=2,config=0x$(printf %x "$(cat "/sys/kernel/tracing/events/${pp_error_tp%%:*}/$E/id")")," \
+	"$PP_SYS/instances/$E/source"
 perf list 2>/dev/null >/tmp/list
-check_grep "perf list shows persistent/mce_record/" "persistent/mce_record/ +\[Kernel PMU event\]" /tmp/list
+check_grep "perf list shows persistent/$E/" "persistent/$E/ +\[Kernel PMU event\]" /tmp/list
 
-before=$(pp_stat mce_record written)
-pp_inject_mce 0
-pp_inject_mce 1
-pp_inject_mce 1
-check "three injected MCEs are recorded" pp_wait_stat mce_record written $((before + 3))
-rsize=$(pp_tp_record_size mce mce_record)
-check_eq "$rsize bytes per MCE record (the running kernel's mce_record)" \
-	$(((before + 3) * rsize)) "$(pp_stat mce_record bytes)"
-pp-ctl info mce_record >/tmp/info
-check_grep "MCEs recorded on the CPU that logged them (cpu1: 2)" "^cpu1 online=1 written=2 " /tmp/info
+before=$(pp_stat "$E" written)
+pp_inject_error 0
+pp_inject_error 1
+pp_inject_error 1
+check "three injected errors are recorded" pp_wait_stat "$E" written $((before + 3))
+rsize=$(pp_error_record_size)
+check_eq "$rsize bytes per error record (the running kernel's $E)" \
+	$(((before + 3) * rsize)) "$(pp_stat "$E" bytes)"
+pp-ctl info "$E" >/tmp/info
+check_grep "errors recorded on the CPU that logged them (cpu1: 2)" "^cpu1 online=1 written=2 " /tmp/info
 check_grep "the tracepoint counter counts them too" "^cpu1 .* count=2 " /tmp/info
 
 # Create, list, info, pause/resume, detach/attach, destroy.
@@ -37,8 +39,8 @@ pp-ctl create sw1 sw=1 buffer=8192 detached create sw2 sw=3 detached list >/tmp/
 check_grep "CREATE returns a new id" "^create sw1: OK id=2$" /tmp/out
 check_grep "ids are unique" "^create sw2: OK id=3$" /tmp/out
 check_grep "LIST lists all ids" "^list: 1 2 3 total=3$" /tmp/out
-check_eq "events/ grows with each event" "mce_record sw1 sw2" "$(ls "$PP_SYS/events" | xargs)"
-check_eq "instances/ too" "mce_record sw1 sw2" "$(ls "$PP_SYS/instances" | xargs)"
+check_eq "events/ grows with each event" "$E sw1 sw2" "$(ls "$PP_SYS/events" | xargs)"
+check_eq "instances/ too" "$E sw1 sw2" "$(ls "$PP_SYS/instances" | xargs)"
 check_eq "alias of sw2" "id=3,period=1" "$(cat "$PP_SYS/events/sw2")"
 check_eq "buffer_size of sw1" 8192 "$(pp_stat sw1 buffer_size)"
 check_eq "default buffer_size" 65536 "$(pp_stat sw2 buffer_size)"
@@ -71,8 +73,8 @@ pp-ctl destroy sw1 destroy 3 list >/tmp/out
 check_grep "DESTROY by name" "^destroy sw1: OK$" /tmp/out
 check_grep "DESTROY by id" "^destroy 3: OK$" /tmp/out
 check_grep "LIST after destroy" "^list: 1 total=1$" /tmp/out
-check_eq "events/ shrinks back" "mce_record" "$(ls "$PP_SYS/events" | xargs)"
-check_eq "instances/ too" "mce_record" "$(ls "$PP_SYS/instances" | xargs)"
+check_eq "events/ shrinks back" "$E" "$(ls "$PP_SYS/events" | xargs)"
+check_eq "instances/ too" "$E" "$(ls "$PP_SYS/instances" | xargs)"
 
 # Attached (the default), then close: the event and its alias are gone.
 pp-ctl create tmp sw=1 info tmp >/tmp/out
@@ -91,7 +93,7 @@ args=
 for i in $(seq 1 40); do args="$args destroy e$i"; done
 pp-ctl $args create e7 sw=9 detached >/tmp/out
 check_eq "40 destroyed" 40 "$(grep -c '^destroy e[0-9]*: OK$' /tmp/out)"
-check_eq "a destroyed name can be used again" "e7 mce_record" "$(ls "$PP_SYS/events" | xargs)"
+check_eq "a destroyed name can be used again" "e7 $E" "$(ls "$PP_SYS/events" | xargs)"
 pp-ctl destroy e7 >/dev/null
 
 check "kernel log clean" pp_log_clean

@@ -8,12 +8,12 @@
 pp_load events=
 
 # Created attached by a process that detaches it and exits.
-pp-ctl create mce tp=mce:mce_record detach mce >/tmp/out
-check_grep "create and detach in one process" "^detach mce: OK$" /tmp/out
-check_eq "the event survives its creator's exit" detached "$(pp_stat mce state)"
-pp_inject_mce 1
-pp_inject_mce 0
-check "and keeps recording (injected MCEs counted)" pp_wait_stat mce written 2
+pp-ctl create err tp="$pp_error_tp" detach err >/tmp/out
+check_grep "create and detach in one process" "^detach err: OK$" /tmp/out
+check_eq "the event survives its creator's exit" detached "$(pp_stat err state)"
+pp_inject_error 1
+pp_inject_error 0
+check "and keeps recording (injected errors counted)" pp_wait_stat err written 2
 
 # An fd owning an event pins the module.
 rm -f /tmp/hold
@@ -39,10 +39,10 @@ check_eq "and the alias is gone from perf list" "" \
 	"$(perf list 2>/dev/null | grep persistent/held/)"
 
 # Attach a persistent event, then close: it is gone.
-pp-ctl attach mce attach mce >/tmp/out
-check_grep "ATTACH a persistent event" "^attach mce: OK$" /tmp/out
-check_grep "ATTACH it twice -> EALREADY" "^attach mce: EALREADY$" /tmp/out
-check "attached then closed: destroyed" test ! -e "$PP_SYS/instances/mce"
+pp-ctl attach err attach err >/tmp/out
+check_grep "ATTACH a persistent event" "^attach err: OK$" /tmp/out
+check_grep "ATTACH it twice -> EALREADY" "^attach err: EALREADY$" /tmp/out
+check "attached then closed: destroyed" test ! -e "$PP_SYS/instances/err"
 
 # Unload with detached events only: everything is freed.
 pp-ctl create d1 sw=1 detached create d2 tp=sched:sched_switch detached >/dev/null
@@ -84,7 +84,7 @@ check_saves() {
 }
 many= all=
 for i in $(seq 1 100); do
-	many="$many create m$i tp=mce:mce_record buffer=4096"
+	many="$many create m$i tp=$pp_error_tp buffer=4096"
 	all="$all destroy m$i"
 done
 # shellcheck disable=SC2086 # one word per argument

@@ -4,11 +4,12 @@
 # back online it records again.  Needs at least two CPUs.
 . ./lib.sh
 
-pp_load events=mce:mce_record
+E=$pp_error_event
+pp_load "events=$pp_error_tp"
 cpu=1
 online=/sys/devices/system/cpu/cpu$cpu/online
 ncpus=$(grep -c ^processor /proc/cpuinfo)
-rsize=$(pp_tp_record_size mce mce_record)
+rsize=$(pp_error_record_size)
 
 # cs_written CPU STATE: CPU's written count of cs, if its online is STATE.
 cs_written() {
@@ -20,14 +21,14 @@ cs_grows() {
 }
 
 pp-ctl create cs sw=3 detached >/dev/null
-pp_inject_mce $cpu
-check "MCE recorded on CPU $cpu" pp_wait_stat mce_record written 1
+pp_inject_error $cpu
+check "error recorded on CPU $cpu" pp_wait_stat "$E" written 1
 check "context switches recorded on CPU $cpu" pp_wait_until -- cs_grows $cpu 1 0
 
 echo 0 >$online
 check_eq "CPU $cpu offline" 0 "$(cat $online)"
 check_eq "cpumask follows" "$(cat /sys/devices/system/cpu/online)" "$(cat "$PP_SYS/cpumask")"
-pp-ctl info mce_record >/tmp/before
+pp-ctl info "$E" >/tmp/before
 check_grep "offline CPU: its counter is released" "^cpu$cpu online=0 written=1 " /tmp/before
 check_grep "offline CPU: its buffer still holds the record" "^cpu$cpu .* held=$rsize$" /tmp/before
 check_grep "offline CPU: the count of the released counter is kept" "^cpu$cpu .* count=1 " /tmp/before
@@ -39,9 +40,9 @@ check_eq "offline CPU records nothing" "$w1" "$(cs_written $cpu 0)"
 echo 1 >$online
 check_eq "CPU $cpu back online" 1 "$(cat $online)"
 check_eq "cpumask follows" "$(cat /sys/devices/system/cpu/online)" "$(cat "$PP_SYS/cpumask")"
-pp_inject_mce $cpu
-check "MCE recorded again after online" pp_wait_stat mce_record written 2
-pp-ctl info mce_record >/tmp/after
+pp_inject_error $cpu
+check "error recorded again after online" pp_wait_stat "$E" written 2
+pp-ctl info "$E" >/tmp/after
 check_grep "online again, with the old record kept" "^cpu$cpu online=1 written=2 .* held=$((2 * rsize))$" /tmp/after
 check_grep "count continues from the released counter's" "^cpu$cpu .* count=2 " /tmp/after
 check "software source records on the CPU again" pp_wait_until -- cs_grows $cpu 1 "${w1:-0}"

@@ -1,24 +1,90 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Load-time events: events=, buffer_kb= and triggers=, from the command
-# line and from /etc/modprobe.d; bad entries are logged and skipped.  memory_limit_mb=:
+# Load-time events: the default set (the machine's error tracepoints the
+# kernel has), events=, buffer_kb= and triggers=, from the command line
+# and from /etc/modprobe.d; bad entries are logged and skipped.  memory_limit_mb=:
 # the memory every buffer together may take, and the memory cgroup the
 # buffers are charged to.
 . ./lib.sh
 
+E=$pp_error_event
+TP=$pp_error_tp
+
+# pp_log_since FILE: the kernel log since pp_log_mark, each line with its
+# level ("<3>" an error, "<4>" a warning, "<6>" info).
+pp_log_since() {
+	dmesg -r | tail -n +$((_pp_log_lines + 1)) >"$1"
+}
+
+# The default: the machine's error tracepoints, those this kernel has,
+# each named after its tracepoint; one it lacks (another architecture's,
+# a subsystem not built: the debug kernels have no RAS tracepoints) is
+# passed over with an info line, not the error a user's entry gets.
+present= absent=
+for tp in mce:mce_record ras:mc_event ras:arm_event ras:non_standard_event ras:aer_event; do
+	if [ -d "/sys/kernel/tracing/events/${tp%%:*}/${tp#*:}" ]; then
+		present="$present ${tp#*:}"
+	else
+		absent="$absent $tp"
+	fi
+done
+echo "# default events on this kernel:$present; not on it:${absent:- none}"
+pp_log_mark
 pp_load
-check_eq "default: mce_record only" "mce_record" "$(ls "$PP_SYS/events" | xargs)"
-check_eq "default buffer_kb=64" 65536 "$(pp_stat mce_record buffer_size)"
+check_eq "default: the error tracepoints this kernel has" \
+	"$(printf '%s\n' $present | sort | xargs)" "$(ls "$PP_SYS/events" | xargs)"
+check "default: $E among them" test -e "$PP_SYS/events/$E"
+for e in $present; do
+	check_eq "default buffer_kb=64: $e" 65536 "$(pp_stat "$e" buffer_size)"
+done
+pp_log_since /tmp/log
+check_no_grep "default: no warning or error about the events in the log" \
+	"^<[0-4]>.*perf_persistent: events" /tmp/log
+if [ -n "$absent" ]; then
+	for tp in $absent; do
+		check_grep "default: $tp, not on this kernel, is said at info level" \
+			"^<6>.*perf_persistent: events: $tp: not on this kernel, not recorded$" /tmp/log
+	done
+else
+	skip "default: a tracepoint not on this kernel is said at info level" "this kernel has them all"
+fi
+pp_unload
+# The same tracepoint named by the user: an error.
+if [ -n "$absent" ]; then
+	set -- $absent
+	pp_log_mark
+	pp_load "events=$1"
+	pp_log_since /tmp/log
+	check_grep "events=$1, not on this kernel: an error, as for any entry of the user's" \
+		"^<3>.*perf_persistent: events: no tracepoint $1 \(-2\); skipped$" /tmp/log
+	pp_unload
+else
+	skip "events= naming a default not on this kernel: an error" "this kernel has them all"
+fi
+
+# triggers= among the defaults: * is every other one.
+n=$(echo $present | wc -w)
+pp_load "triggers=$E:*"
+if [ "$n" -gt 1 ]; then
+	check_match "triggers=$E:* with the defaults: the $((n - 1)) others" \
+		"^targets=[0-9]+(,[0-9]+){$((n - 2))} count=1 " "$(pp_stat "$E" trigger)"
+else
+	skip "triggers=$E:* with the defaults: the others" "no other default on this kernel"
+fi
+pp_unload
+
+pp_load "events=$TP"
+check_eq "events=$TP: that one only" "$E" "$(ls "$PP_SYS/events" | xargs)"
 pp_unload
 
 pp_log_mark
-pp_load "events=sched:sched_switch, mce:mce_record,bogus,nosuch:tp,sched:sched_switch" buffer_kb=16
-check_eq "events= creates each listed tracepoint" "mce_record sched_switch" \
+pp_load "events=sched:sched_switch, $TP,bogus,nosuch:tp,sched:sched_switch" buffer_kb=16
+check_eq "events= creates each listed tracepoint" "$E sched_switch" \
 	"$(ls "$PP_SYS/events" | xargs)"
 check_eq "buffer_kb=16 applies" 16384 "$(pp_stat sched_switch buffer_size)"
-dmesg | tail -n +$((_pp_log_lines + 1)) >/tmp/log
-check_grep "an entry without ':' is logged and skipped" "events: 'bogus' is not system:tracepoint; skipped" /tmp/log
-check_grep "an unknown tracepoint is logged and skipped" "events: no tracepoint nosuch:tp .*skipped" /tmp/log
+pp_log_since /tmp/log
+check_grep "an entry without ':' is logged and skipped" "^<3>.*events: 'bogus' is not system:tracepoint; skipped" /tmp/log
+check_grep "an unknown tracepoint is logged as an error and skipped" "^<3>.*events: no tracepoint nosuch:tp .*skipped" /tmp/log
 check_grep "a duplicate is logged and skipped" "events: sched:sched_switch: cannot create: -17; skipped" /tmp/log
 check "sched_switch records from load" pp_wait_stat sched_switch written 1
 pp_unload
@@ -30,10 +96,10 @@ pp_unload
 # Each load-time event sized apart: system:name/SIZE.  A bad size is logged
 # and that entry skipped.
 pp_log_mark
-pp_load "events=mce:mce_record/256K,sched:sched_switch/4M,sched:sched_wakeup/3K,sched:sched_waking/" buffer_kb=16
-check_eq "mce:mce_record/256K" 262144 "$(pp_stat mce_record buffer_size)"
+pp_load "events=$TP/256K,sched:sched_switch/4M,sched:sched_wakeup/3K,sched:sched_waking/" buffer_kb=16
+check_eq "$TP/256K" 262144 "$(pp_stat "$E" buffer_size)"
 check_eq "sched:sched_switch/4M" 4194304 "$(pp_stat sched_switch buffer_size)"
-check_eq "a bad size: that entry skipped" "mce_record sched_switch" "$(ls "$PP_SYS/events" | xargs)"
+check_eq "a bad size: that entry skipped" "$E sched_switch" "$(ls "$PP_SYS/events" | xargs)"
 dmesg | tail -n +$((_pp_log_lines + 1)) >/tmp/log
 check_grep "3K is logged" "events: sched:sched_wakeup: bad buffer size '3K'" /tmp/log
 check_grep "an empty size is logged" "events: sched:sched_waking: bad buffer size ''" /tmp/log
@@ -57,36 +123,36 @@ pp_unload
 
 # triggers=: load-time events freeze each other from load on.
 pp_log_mark
-pp_load "events=mce:mce_record,sched:sched_switch,sched:sched_wakeup" \
-	"triggers=mce_record:sched_switch+sched_wakeup/after=5,sched_wakeup:*/count=1000000000,nosuch:sched_switch,mce_record,sched_switch:nosuch,sched_switch:mce_record/count=x,sched_switch:mce_record/when=1"
+pp_load "events=$TP,sched:sched_switch,sched:sched_wakeup" \
+	"triggers=$E:sched_switch+sched_wakeup/after=5,sched_wakeup:*/count=1000000000,nosuch:sched_switch,$E,sched_switch:nosuch,sched_switch:$E/count=x,sched_switch:$E/when=1"
 sw=$(pp_stat sched_switch id)
 wk=$(pp_stat sched_wakeup id)
-check_eq "triggers=: SOURCE:T1+T2/after=M" "targets=$sw,$wk count=1 after=5 fired=0" "$(pp_stat mce_record trigger)"
+check_eq "triggers=: SOURCE:T1+T2/after=M" "targets=$sw,$wk count=1 after=5 fired=0" "$(pp_stat "$E" trigger)"
 check_eq "triggers=: * is every other load-time event" \
-	"targets=$(pp_stat mce_record id),$sw count=1000000000 after=0 fired=0" "$(pp_stat sched_wakeup trigger)"
+	"targets=$(pp_stat "$E" id),$sw count=1000000000 after=0 fired=0" "$(pp_stat sched_wakeup trigger)"
 check_eq "triggers=: bad entries set nothing" "" "$(pp_stat sched_switch trigger)"
 dmesg | tail -n +$((_pp_log_lines + 1)) >/tmp/log
 check_grep "an unknown source is logged" "triggers: no event 'nosuch'; skipped" /tmp/log
-check_grep "an entry without targets is logged" "triggers: 'mce_record' is not SOURCE:TARGET" /tmp/log
+check_grep "an entry without targets is logged" "triggers: '$E' is not SOURCE:TARGET" /tmp/log
 check_grep "an unknown target is logged" "triggers: no event 'nosuch'; skipped" /tmp/log
 check_grep "a bad count is logged" "triggers: sched_switch: bad option 'count=x'" /tmp/log
 check_grep "an unknown option is logged" "triggers: sched_switch: bad option 'when=1'" /tmp/log
-pp_inject_mce 0 0xbe00000000800400 2
-check "an MCE freezes sched_switch" pp_wait_stat sched_switch freezes 1
+pp_inject_error 0
+check "an error freezes sched_switch" pp_wait_stat sched_switch freezes 1
 check "... and sched_wakeup" pp_wait_stat sched_wakeup freezes 1
 check_eq "... after their 5 more records" "detached frozen" "$(pp_stat sched_switch state)"
 pp_unload
 mkdir -p /etc/modprobe.d
-echo "options perf_persistent events=mce:mce_record,sched:sched_switch triggers=mce_record:sched_switch" \
+echo "options perf_persistent events=$TP,sched:sched_switch triggers=$E:sched_switch" \
 	>/etc/modprobe.d/pp.conf
 pp_load
 check_eq "triggers= from /etc/modprobe.d" "targets=$(pp_stat sched_switch id) count=1 after=0 fired=0" \
-	"$(pp_stat mce_record trigger)"
+	"$(pp_stat "$E" trigger)"
 rm /etc/modprobe.d/pp.conf
 pp_unload
 
 pp_load buffer_kb=12
-check_eq "buffer_kb not a power-of-two of pages: default kept" 65536 "$(pp_stat mce_record buffer_size)"
+check_eq "buffer_kb not a power-of-two of pages: default kept" 65536 "$(pp_stat "$E" buffer_size)"
 pp_unload
 
 # The memory limit: a quarter of RAM by default, in the parameter's file;

@@ -4,15 +4,16 @@
 # leaves no state behind, and loses nothing already recorded.
 . ./lib.sh
 
+E=$pp_error_event
 pp_load
-pp_inject_mce 0
-pp_inject_mce 1
-pp_wait_stat mce_record written 2
+pp_inject_error 0
+pp_inject_error 1
+pp_wait_stat "$E" written 2
 rm -f /tmp/hold
 pp-ctl create keep sw=1 detached create mine sw=1 hold >/tmp/hold &
 holder=$!
 pp_wait_grep '^hold: OK' /tmp/hold
-pp-ctl pause mce_record info mce_record >/tmp/before
+pp-ctl pause "$E" info "$E" >/tmp/before
 events_before=$(ls "$PP_SYS/events" | xargs)
 list_before=$(pp-ctl list)
 
@@ -37,7 +38,7 @@ expect ENOENT destroy 0x100000001
 
 # Names.
 expect EEXIST create keep sw=1 detached
-expect EEXIST create mce_record sw=1 detached
+expect EEXIST create "$E" sw=1 detached
 for name in Bad 1abc _x a-b period config name id r12 rbeef \
 	abcdefghijklmnopqrstuvwxyz0123456; do
 	expect EINVAL create "$name" sw=1 detached
@@ -107,13 +108,13 @@ expect EACCES setuid 65534 info keep
 # Nothing left behind, nothing recorded lost.
 check_eq "events/ unchanged" "$events_before" "$(ls "$PP_SYS/events" | xargs)"
 check_eq "LIST unchanged" "$list_before" "$(pp-ctl list)"
-pp-ctl info mce_record >/tmp/after
-check_eq "mce_record's records kept (cpu lines identical)" \
+pp-ctl info "$E" >/tmp/after
+check_eq "$E's records kept (cpu lines identical)" \
 	"$(grep ^cpu /tmp/before | sed 's/ count=[0-9]*//')" \
 	"$(grep ^cpu /tmp/after | sed 's/ count=[0-9]*//')"
-check_eq "mce_record still holds both MCEs" $((2 * $(pp_tp_record_size mce mce_record))) \
+check_eq "$E still holds both errors" $((2 * $(pp_error_record_size))) \
 	"$(grep ^cpu /tmp/after | sed 's/.* held=//' | paste -sd+ | bc)"
-pp-ctl resume mce_record destroy keep >/dev/null
+pp-ctl resume "$E" destroy keep >/dev/null
 kill $holder
 wait $holder
 check "kernel log clean" pp_log_clean
