@@ -10,24 +10,27 @@
 
 mkdir -p /sys/fs/pstore
 mount -t pstore pstore /sys/fs/pstore
-modprobe ramoops mem_address=0x10000000 mem_size=0x200000 record_size=0x100000 ||
-	exit 1
+# PP_RAMOOPS_ADDR: where the RAM kept for it is (arm64's virt machine has
+# no memmap=; crash-check keeps the top of its RAM from the kernel there).
+modprobe ramoops mem_address="${PP_RAMOOPS_ADDR:-0x10000000}" mem_size=0x200000 \
+	record_size=0x100000 || exit 1
+echo "==== error event $pp_error_event"
 if ls /sys/fs/pstore/dmesg-ramoops-* >/dev/null 2>&1; then
 	echo "==== second boot: $(ls /sys/fs/pstore | xargs)"
 	echo "==== from pstore"
 	# Part 1 is the newest end of the log: oldest part first.
 	cat $(ls -r /sys/fs/pstore/dmesg-ramoops-*) |
-		perf persistent script --from-log - mce_record
+		perf persistent script --from-log - $pp_error_event
 	echo "==== end"
 	exit 0
 fi
 echo "==== first boot"
-pp_inject_mce 0 0xbe00000000800400 2
-pp_inject_mce 1 0xbe00000000800401 3
-pp_wait_stat mce_record written 2
-perf persistent pause mce_record >/dev/null
-echo "==== script mce_record"
-perf persistent script mce_record
+pp_inject_error 0 0xbe00000000800400 2
+pp_inject_error 1 0xbe00000000800401 3
+pp_wait_stat $pp_error_event written 2
+perf persistent pause $pp_error_event >/dev/null
+echo "==== script $pp_error_event"
+perf persistent script $pp_error_event
 echo "==== crash"
 pp_console_drain
 echo c >/proc/sysrq-trigger
