@@ -275,6 +275,9 @@ static void create_failed(const struct create_args *a,
 	}
 	if (a->keep && (err == ENXIO || err == ENOSPC))
 		when |= PP_WHEN_KEEP;
+	if (((const struct perf_event_attr *)(unsigned long)cr->attr)->type ==
+	    PERF_TYPE_BREAKPOINT)
+		when |= PP_WHEN_BREAKPOINT;
 	if (a->cgroup && (err == EBADF || err == ENOENT || err == ENOTDIR)) {
 		when |= PP_WHEN_CGROUP;
 		arg = a->cgroup;

@@ -28,6 +28,8 @@ struct pp_errmsg {
 static const struct pp_errmsg messages[] = {
 	{ PP_OP_CREATE, EEXIST, 0,
 	  "an event named '{name}' exists already (choose another with --name)" },
+	{ PP_OP_CREATE, EOPNOTSUPP, PP_WHEN_BREAKPOINT,
+	  "creating '{name}': {err}: this kernel steps over a breakpoint's hits for perf's own buffers only (arm64): use perf record -e {arg}" },
 	{ PP_OP_CREATE, EOPNOTSUPP, 0,
 	  "creating '{name}': {err}: the module cannot record these sample fields of {arg}" },
 	{ PP_OP_CREATE, EINVAL, PP_WHEN_NONAME, "bad event name '{name}'" },

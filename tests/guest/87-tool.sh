@@ -147,12 +147,19 @@ check_match "create -F: the frequency" "^sample freq: *250 Hz$" "$(perf persiste
 check "create -F: it records" pp_wait_stat cf written 1
 perf persistent destroy cf >/dev/null
 addr=$(sed -n 's/^\([0-9a-f]*\) [DdBb] jiffies$/\1/p' /proc/kallsyms | head -n 1)
-out=$(perf persistent create -d -n jif "mem:0x$addr/8:w")
-check_match "create mem:ADDR/8:w" "^created jif " "$out"
-check_match "list: the breakpoint" " jif +mem:0x$addr/8:w " "$(perf persistent list)"
-pp_wait_stat jif written 1
-check_match "script of a breakpoint: the address written" " addr $addr$" \
-	"$(perf persistent script jif | sed -n 1p)"
+if [ "$(uname -m)" = aarch64 ]; then
+	# Refused on arm64 (E144), and the tool says why.
+	perf persistent create -d -n jif "mem:0x${addr:-ffff800008000000}/8:w" >/tmp/bp.out 2>&1
+	check_match "arm64: a breakpoint is refused, the tool says why" \
+		"steps over a breakpoint's hits for perf's own buffers only" "$(cat /tmp/bp.out)"
+else
+	out=$(perf persistent create -d -n jif "mem:0x$addr/8:w")
+	check_match "create mem:ADDR/8:w" "^created jif " "$out"
+	check_match "list: the breakpoint" " jif +mem:0x$addr/8:w " "$(perf persistent list)"
+	pp_wait_stat jif written 1
+	check_match "script of a breakpoint: the address written" " addr $addr$" \
+		"$(perf persistent script jif | sed -n 1p)"
+fi
 out=$(perf persistent create -d -n sw2 -s time,cpu,raw sched:sched_switch)
 check_match "create -s: chosen fields" "^sample fields: *time,cpu,raw$" "$(perf persistent info sw2)"
 pp_wait_stat sw2 written 1
