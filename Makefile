@@ -126,8 +126,9 @@ install: module tools
 	depmod -b $(or $(INSTALL_MOD_PATH),/) -a $(KVER)
 	$(MAKE) -C tools install
 
-# The boot-time configuration (etc/): load the module at boot with
-# mce_record and sched_switch.  Apart from install: it changes what boots.
+# The boot-time configuration (etc/): load the module at boot with the
+# machine's error events and sched_switch.  Apart from install: it
+# changes what boots.
 install-boot-config:
 	install -D -m 0644 etc/modules-load.d/perf-persistent.conf \
 		$(DESTDIR)/etc/modules-load.d/perf-persistent.conf
@@ -167,7 +168,7 @@ help:
 	@echo "  make dkms-check                          dkms add/build/install/remove"
 	@echo "  make tools | tools-check                 the perf persistent tool, its unit tests"
 	@echo "  make install                             module (+ depmod), tool, man page"
-	@echo "  make install-boot-config                 load at boot with mce_record, sched_switch (etc/)"
+	@echo "  make install-boot-config                 load at boot with error events, sched_switch (etc/)"
 	@echo "  make uninstall                           what both installed"
 	@echo "  make htmldocs                            Documentation/ as HTML (Sphinx)"
 	@echo "  make clean                               remove what the build made"

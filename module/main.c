@@ -8,10 +8,11 @@
  *
  * Module parameters (also from /etc/modprobe.d):
  *   events=     comma-separated "system:tracepoint" list created detached at
- *               load, each named after its tracepoint.  By default the
- *               machine's error tracepoints (default_events below), those
- *               of them this kernel has; empty creates none.  A bad entry
- *               of the user's is logged and skipped; the others still load.
+ *               load, each named after its tracepoint; "?system:tracepoint"
+ *               only if this kernel has it.  By default the machine's
+ *               error tracepoints (default_events below), those of them
+ *               this kernel has; empty creates none.  A bad entry is
+ *               logged and skipped; the others still load.
  *   buffer_kb=  per-CPU buffer of the load-time events, and the default for
  *               events created with buffer size 0; a power-of-two number of
  *               pages.
@@ -53,17 +54,19 @@
  * seed, "mce, x86: Enable persistent events", recorded mce_record alone):
  * machine checks (x86), memory-controller errors (EDAC), ARM processor
  * errors and the other sections firmware reports (GHES), PCIe AER.  Each
- * this kernel has is created; one it lacks (another architecture's, a
- * subsystem not built) is passed over with an info line, where an entry
- * the user wrote is an error.  They fire on errors only: each takes
+ * is optional ("?system:name"): each this kernel has is created; one it
+ * lacks (another architecture's, a subsystem not built) is passed over
+ * with an info line, where a plain entry is an error.  The same "?" lets
+ * one configuration (/etc/modprobe.d) serve x86 and arm64 machines.  They
+ * fire on errors only: each takes
  * buffer_kb per CPU like any load-time event (five at 64 KiB: 320 KiB a
  * CPU), an error storm's worth of records, and events= names fewer.
  */
 static char default_events[] =
-	"mce:mce_record,ras:mc_event,ras:arm_event,ras:non_standard_event,ras:aer_event";
+	"?mce:mce_record,?ras:mc_event,?ras:arm_event,?ras:non_standard_event,?ras:aer_event";
 static char *events = default_events;
 module_param(events, charp, 0444);
-MODULE_PARM_DESC(events, "tracepoints recorded from load, \"system:name[/SIZE],...\": SIZE the per-CPU buffer, e.g. 256K (default: those of mce:mce_record, ras:mc_event, ras:arm_event, ras:non_standard_event, ras:aer_event this kernel has)");
+MODULE_PARM_DESC(events, "tracepoints recorded from load, \"[?]system:name[/SIZE],...\": SIZE the per-CPU buffer, e.g. 256K; ? only if this kernel has it (default: ?mce:mce_record,?ras:mc_event,?ras:arm_event,?ras:non_standard_event,?ras:aer_event)");
 
 static unsigned int buffer_kb = 64;
 module_param(buffer_kb, uint, 0444);
@@ -114,9 +117,15 @@ static int create_load_event(char *entry)
 			.sample_type	= PP_LOAD_SAMPLE_TYPE,
 		},
 	};
-	char *system = strim(entry), *size = strchr(system, '/'), *name, *end;
+	char *system = strim(entry), *size, *name, *end;
+	bool optional = *system == '?';
 	u32 id;
 	int ret;
+
+	/* ?system:name: only if this kernel has the tracepoint. */
+	if (optional)
+		system++;
+	size = strchr(system, '/');
 
 	/* system:name/SIZE: this event's own per-CPU buffer size. */
 	if (size) {
@@ -135,7 +144,7 @@ static int create_load_event(char *entry)
 	}
 	*name++ = '\0';
 	ret = tracepoint_id(system, name, &spec.attr.config);
-	if (ret == -ENOENT && events == default_events) {
+	if (ret == -ENOENT && optional) {
 		pr_info("events: %s:%s: not on this kernel, not recorded\n",
 			system, name);
 		return ret;

@@ -8,9 +8,17 @@
 PP=$(perf --exec-path)/perf-persistent
 
 check "modules-load.d loaded the module at boot" pp_loaded
-check_eq "with modprobe.d's events=" "mce:mce_record/256K,sched:sched_switch/4M" \
+check_eq "with modprobe.d's events=" "?mce:mce_record/256K,?ras:mc_event/64K,?ras:arm_event/64K,?ras:non_standard_event/64K,?ras:aer_event/64K,sched:sched_switch/4M" \
 	"$(cat /sys/module/perf_persistent/parameters/events 2>/dev/null)"
 check_eq "mce_record: 256 KiB per CPU" 262144 "$(pp_stat mce_record buffer_size)"
+# The "?" entries: those this kernel has, the others passed over quietly.
+for e in mc_event arm_event non_standard_event aer_event; do
+	if [ -d "/sys/kernel/tracing/events/ras/$e" ]; then
+		check_eq "$e: 64 KiB per CPU" 65536 "$(pp_stat "$e" buffer_size)"
+	else
+		check "$e: not on this kernel, not created" test ! -e "$PP_SYS/events/$e"
+	fi
+done
 check_eq "sched_switch: 4 MiB per CPU" 4194304 "$(pp_stat sched_switch buffer_size)"
 check "sched_switch records from boot on" pp_wait_stat sched_switch written 1
 check_eq "with modprobe.d's comm=1" Y "$(cat /sys/module/perf_persistent/parameters/comm 2>/dev/null)"

@@ -62,6 +62,19 @@ else
 	skip "events= naming a default not on this kernel: an error" "this kernel has them all"
 fi
 
+# "?system:name": only if this kernel has it, quietly passed over if not;
+# the other entries are created.
+pp_log_mark
+pp_load "events=?pp_none:pp_none,?sched:sched_switch/16K"
+pp_log_since /tmp/log
+check_eq "events=?...: the one this kernel has is created" sched_switch \
+	"$(ls "$PP_SYS/events" | xargs)"
+check_eq "events=?...: with its own size" 16384 "$(pp_stat sched_switch buffer_size)"
+check_grep "events=?pp_none:pp_none: said at info level" \
+	"^<6>.*perf_persistent: events: pp_none:pp_none: not on this kernel, not recorded$" /tmp/log
+check_no_grep "events=?...: no warning or error" "^<[0-4]>.*perf_persistent: events" /tmp/log
+pp_unload
+
 # triggers= among the defaults: * is every other one.
 n=$(echo $present | wc -w)
 pp_load "triggers=$E:*"

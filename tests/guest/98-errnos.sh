@@ -43,8 +43,9 @@ row E23 EFAULT pp-ctl create b sw=1 detached bad-struct
 row E24 EOPNOTSUPP pp-ctl create b sw=1 detached sample=0x20
 row E25 EINVAL pp-ctl create b "raw=$(cat "$PP_SYS/type"):1" detached
 row E26 ENOENT pp-ctl create b raw=12345:0 detached
-# (Length 16: no architecture watches 16 bytes; arm64 takes 3.)
-row E27 EINVAL pp-ctl create b bp=0x1000:16:w detached
+# (Length 12: neither x86, which takes powers of two, nor arm64, which
+# takes 1 to 8 bytes, watches 12.)
+row E27 EINVAL pp-ctl create b bp=0x1000:12:w detached
 row E28 ENOENT pp-ctl destroy 99999
 row E29 EBUSY pp-ctl destroy "$mine"
 row E30 ENOENT pp-ctl detach 99999
