@@ -58,9 +58,9 @@
  * lacks (another architecture's, a subsystem not built) is passed over
  * with an info line, where a plain entry is an error.  The same "?" lets
  * one configuration (/etc/modprobe.d) serve x86 and arm64 machines.  They
- * fire on errors only: each takes
- * buffer_kb per CPU like any load-time event (five at 64 KiB: 320 KiB a
- * CPU), an error storm's worth of records, and events= names fewer.
+ * fire on errors only: each takes buffer_kb per CPU like any load-time
+ * event (five at 64 KiB: 320 KiB a CPU), an error storm's worth of
+ * records, and events= names fewer.
  */
 static char default_events[] =
 	"?mce:mce_record,?ras:mc_event,?ras:arm_event,?ras:non_standard_event,?ras:aer_event";
