@@ -165,8 +165,8 @@ static void pp_buffer_test_corrupt_header_resets(struct kunit *test)
 
 /*
  * The page's reserve_head: lowered by every reservation before its bytes
- * are written, committed or not, and never raised, even by an interrupted
- * writer that resumes after a nested one claimed space below it.
+ * are written, committed or not, and never raised, even when an
+ * interrupted writer commits after a nested one claimed space below it.
  */
 static void pp_buffer_test_reserve_head(struct kunit *test)
 {
@@ -184,15 +184,14 @@ static void pp_buffer_test_reserve_head(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (unsigned long)buf->ext->reserve_head, outer);
 	KUNIT_EXPECT_NE(test, (unsigned long)buf->page->data_head, outer);
 
-	/* A nested writer claims below; the outer one's value stays beaten. */
+	/* A nested writer claims below; committing either does not raise it. */
 	KUNIT_ASSERT_EQ(test, pp_buffer_reserve(buf, 48, &inner), 0);
 	KUNIT_EXPECT_EQ(test, inner, outer - 48);
-	KUNIT_EXPECT_EQ(test, (unsigned long)buf->ext->reserve_head, inner);
-	pp_buffer_publish_reserve(buf, outer);
 	KUNIT_EXPECT_EQ(test, (unsigned long)buf->ext->reserve_head, inner);
 	pp_buffer_write(buf, inner, &(struct perf_event_header){
 			.type = PERF_RECORD_SAMPLE, .size = 48 }, 8);
 	pp_buffer_commit(buf);
+	KUNIT_EXPECT_EQ(test, (unsigned long)buf->ext->reserve_head, inner);
 	pp_buffer_write(buf, outer, &(struct perf_event_header){
 			.type = PERF_RECORD_SAMPLE, .size = 32 }, 8);
 	pp_buffer_commit(buf);
@@ -230,13 +229,18 @@ static void pp_buffer_test_backward(struct kunit *test)
 	pp_buffer_free(buf);
 }
 
-/* Filling the buffer exactly evicts nothing; one more record evicts one. */
+/*
+ * Filling the buffer exactly evicts nothing.  One more record evicts what
+ * it needs and a 64th of the buffer ahead (64 bytes of 4096): two records.
+ * The records that then fill that room evict nothing.
+ */
 static void pp_buffer_test_full_then_overwrite(struct kunit *test)
 {
 	struct pp_buffer *buf = new_buffer(test, PAGE_SIZE);
 	unsigned int n = PAGE_SIZE / 64, i;
 	struct pp_buffer_stats st;
 
+	KUNIT_ASSERT_EQ(test, PAGE_SIZE >> PP_EVICT_AHEAD_SHIFT, 64UL);
 	for (i = 1; i <= n; i++)
 		KUNIT_ASSERT_EQ(test, put_record(buf, 64, i), 0);
 	pp_buffer_stats(buf, &st);
@@ -246,14 +250,58 @@ static void pp_buffer_test_full_then_overwrite(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, put_record(buf, 64, n + 1), 0);
 	pp_buffer_stats(buf, &st);
 	KUNIT_EXPECT_EQ(test, st.written, (u64)n + 1);
-	KUNIT_EXPECT_EQ(test, st.overwritten, 1ULL);
-	KUNIT_EXPECT_EQ(test, walk(test, buf, n + 1), n);
+	KUNIT_EXPECT_EQ(test, st.overwritten, 2ULL);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, n + 1), n - 1);
 
-	/* A large record evicts as many small ones as it needs. */
-	KUNIT_ASSERT_EQ(test, put_record(buf, 64 * 5, n + 2), 0);
+	/* The room evicted ahead takes one record without evicting. */
+	KUNIT_ASSERT_EQ(test, put_record(buf, 64, n + 2), 0);
 	pp_buffer_stats(buf, &st);
-	KUNIT_EXPECT_EQ(test, st.overwritten, 6ULL);
-	KUNIT_EXPECT_EQ(test, walk(test, buf, n + 2), n - 4);
+	KUNIT_EXPECT_EQ(test, st.overwritten, 2ULL);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, n + 2), n);
+
+	/*
+	 * A large record evicts as many small ones as it needs, and 64 bytes
+	 * more: 5 + 1.
+	 */
+	KUNIT_ASSERT_EQ(test, put_record(buf, 64 * 5, n + 3), 0);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, st.overwritten, 8ULL);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, n + 3), n - 5);
+	KUNIT_EXPECT_EQ(test, st.written, (u64)n - 5 + st.overwritten);
+	pp_buffer_free(buf);
+}
+
+/*
+ * Eviction ahead never leaves less than the buffer's size minus a 64th
+ * minus the longest record held, and a record that fills the buffer on its
+ * own evicts everything else.
+ */
+static void pp_buffer_test_evict_ahead_bounds(struct kunit *test)
+{
+	struct pp_buffer *buf = new_buffer(test, 4 * PAGE_SIZE);
+	unsigned long ahead = buf->size >> PP_EVICT_AHEAD_SHIFT;
+	struct pp_buffer_stats st;
+	struct rnd_state rnd;
+	unsigned int i, held;
+
+	prandom_seed_state(&rnd, 7);
+	for (i = 1; i <= 3000; i++) {
+		unsigned int size = 16 + 8 * (prandom_u32_state(&rnd) % 32);
+
+		KUNIT_ASSERT_EQ(test, put_record(buf, size, i), 0);
+		pp_buffer_stats(buf, &st);
+		KUNIT_ASSERT_LE(test, st.tail - st.head, (u64)buf->size);
+		if (i > 400)
+			KUNIT_ASSERT_GE(test, st.tail - st.head,
+					(u64)buf->size - ahead - 264);
+	}
+	held = walk(test, buf, 3000);
+	KUNIT_EXPECT_EQ(test, st.written, (u64)held + st.overwritten);
+
+	KUNIT_ASSERT_EQ(test, put_record(buf, buf->size, 3001), 0);
+	pp_buffer_stats(buf, &st);
+	KUNIT_EXPECT_EQ(test, walk(test, buf, 3001), 1U);
+	KUNIT_EXPECT_EQ(test, st.overwritten, (u64)3000);
 	pp_buffer_free(buf);
 }
 
@@ -281,7 +329,8 @@ static void pp_buffer_test_straddle(struct kunit *test)
  * Many laps with random sizes: every held record is intact and consecutive,
  * written == held + overwritten, and perf's own reader algorithm (walk from
  * the head until a zero-sized header or until the next record would pass
- * one buffer size, tools/lib/perf/mmap.c) finds exactly the held records.
+ * one buffer size, tools/lib/perf/mmap.c) finds the held records, and
+ * after them no more than the 64th of the buffer evicted ahead holds.
  */
 static void pp_buffer_test_many_wraps(struct kunit *test)
 {
@@ -311,7 +360,9 @@ static void pp_buffer_test_many_wraps(struct kunit *test)
 			break;
 		perf_n++;
 	}
-	KUNIT_EXPECT_EQ(test, perf_n, held);
+	KUNIT_EXPECT_GE(test, perf_n, held);
+	/* The record at the tail, and those starting in the 128 bytes above. */
+	KUNIT_EXPECT_LE(test, perf_n, held + 1 + (buf->size >> PP_EVICT_AHEAD_SHIFT) / 16);
 	pp_buffer_free(buf);
 }
 
@@ -336,8 +387,11 @@ static void pp_buffer_test_long_records(struct kunit *test)
 	pp_buffer_stats(buf, &st);
 	KUNIT_EXPECT_EQ(test, st.written, 600ULL);
 	KUNIT_EXPECT_EQ(test, st.written, (u64)held + st.overwritten);
-	/* 8 KiB holds the newest records that fit: at least 16 + 4000 bytes' worth. */
-	KUNIT_EXPECT_GE(test, st.tail - st.head, 8192ULL - 4000);
+	/*
+	 * 8 KiB holds the newest records that fit, less the 128 bytes evicted
+	 * ahead: at least 8192 - 128 - 4000 bytes' worth.
+	 */
+	KUNIT_EXPECT_GE(test, st.tail - st.head, 8192ULL - 128 - 4000);
 	KUNIT_EXPECT_LE(test, st.tail - st.head, 8192ULL);
 	pp_buffer_free(buf);
 }
@@ -563,6 +617,7 @@ static struct kunit_case pp_buffer_test_cases[] = {
 	KUNIT_CASE(pp_buffer_test_reserve_head),
 	KUNIT_CASE(pp_buffer_test_backward),
 	KUNIT_CASE(pp_buffer_test_full_then_overwrite),
+	KUNIT_CASE(pp_buffer_test_evict_ahead_bounds),
 	KUNIT_CASE(pp_buffer_test_straddle),
 	KUNIT_CASE(pp_buffer_test_many_wraps),
 	KUNIT_CASE(pp_buffer_test_long_records),

@@ -13,12 +13,14 @@
  *
  * Eviction.  To know how many records were overwritten, the outermost
  * writer keeps a bitmap with one bit per 8 bytes of data marking where a
- * held record starts.  The oldest held record is the one whose start is the
- * highest marked position below the tail; evicting it clears its bit and
- * moves the tail to its start.  Each record is evicted once, and the search
- * for its start scans no more bits than the record is long (plus, at most
- * once per lap of the buffer, the bits up to the wrap), so the work per
- * record stays bounded.
+ * held record starts.  When a new record needs the oldest ones' room, the
+ * new tail is the highest marked position a 64th of the buffer below where
+ * the tail must at least go (PP_EVICT_AHEAD_SHIFT); the marks from there
+ * to the old tail are counted as overwritten records and cleared, a word
+ * at a time.  The search scans no more bits than the evicted records are
+ * long (plus, at most once per lap of the buffer, the bits up to the
+ * wrap), and the records that then fill the room evict nothing, so the
+ * work per record stays bounded and is mostly one comparison.
  *
  * Nesting.  A writer interrupted between reserve and commit (by an IRQ or
  * NMI that writes too) does not lose anything: nested writers claim space
@@ -90,7 +92,6 @@ static struct pp_buffer *pp_buffer_new(unsigned long size, unsigned long need)
 	buf->size = size;
 	seqcount_init(&buf->seq);
 	local_set(&buf->nest, 0);
-	local_set(&buf->head, 0);
 	local64_set(&buf->dropped, 0);
 	buf->starts = kvcalloc(BITS_TO_LONGS(size / PP_RECORD_ALIGN),
 			       sizeof(unsigned long), PP_BUFFER_GFP);
@@ -289,6 +290,67 @@ noinline unsigned long pp_buffer_oldest_start_far(const struct pp_buffer *buf,
 	return bit;
 }
 
+/* Clear bits [@start, @end) of @map, @start < @end, and return how many were set. */
+static unsigned long pp_bits_take(unsigned long *map, unsigned long start,
+				  unsigned long end)
+{
+	unsigned long *w = map + BIT_WORD(start), *last = map + BIT_WORD(end - 1);
+	unsigned long mask = BITMAP_FIRST_WORD_MASK(start), n = 0;
+
+	for (; w != last; w++, mask = ~0UL) {
+		n += hweight_long(*w & mask);
+		*w &= ~mask;
+	}
+	mask &= BITMAP_LAST_WORD_MASK(end);
+	n += hweight_long(*w & mask);
+	*w &= ~mask;
+	return n;
+}
+
+/*
+ * Clear the marks of the records starting in [@from, @to), at most a
+ * buffer's size, and return how many there were.
+ */
+static unsigned long pp_buffer_clear_starts(struct pp_buffer *buf,
+					    unsigned long from,
+					    unsigned long to)
+{
+	unsigned long nbits = buf->size / PP_RECORD_ALIGN;
+	unsigned long first = pp_buffer_slot(buf, from);
+	unsigned long len = (to - from) / PP_RECORD_ALIGN;
+
+	if (!len)
+		return 0;
+	if (first + len <= nbits)
+		return pp_bits_take(buf->starts, first, first + len);
+	return pp_bits_take(buf->starts, first, nbits) +
+	       pp_bits_take(buf->starts, 0, first + len - nbits);
+}
+
+/**
+ * pp_buffer_evict_ahead - evict the oldest records, ahead of need
+ * @buf: the buffer
+ * @head: the head being accounted, which has passed the tail
+ *
+ * The records being accounted, [@head, done), are not marked yet; the
+ * held ones are [done, tail) and only they are marked.  The new tail is
+ * the highest held start at or below the limit, which is done at the
+ * lowest; or done itself when the records being accounted leave no room
+ * for any held one.  Outermost writer only; any context.
+ */
+noinline void pp_buffer_evict_ahead(struct pp_buffer *buf, unsigned long head)
+{
+	unsigned long limit = head + buf->size - (buf->size >> PP_EVICT_AHEAD_SHIFT);
+	unsigned long done = buf->done, tail = buf->tail, new;
+
+	if (tail == done || (long)(limit - done) < 0)
+		new = done;
+	else
+		new = pp_buffer_oldest_start(buf, limit + PP_RECORD_ALIGN);
+	buf->overwritten += pp_buffer_clear_starts(buf, new, tail);
+	pp_buffer_set_tail(buf, new);
+}
+
 /*
  * The accounting met a record header that none of our writers could have
  * written.  The marks of the records before it are lost, so eviction could
@@ -303,7 +365,7 @@ static void pp_buffer_reset(struct pp_buffer *buf, unsigned long head)
 	/* The COMM records the cache points at are gone too. */
 	memset(buf->comm, 0, sizeof(buf->comm));
 	buf->overwritten = buf->written;
-	WRITE_ONCE(buf->tail, head);
+	pp_buffer_set_tail(buf, head);
 }
 
 /*
@@ -348,7 +410,7 @@ void pp_buffer_commit(struct pp_buffer *buf)
 	unsigned long head;
 
 again:
-	head = local_read(&buf->head);
+	head = local_read(pp_buffer_head(buf));
 	if (local_read(&buf->nest) > 1) {
 		local_dec(&buf->nest);
 		return;
@@ -369,7 +431,7 @@ again:
 	barrier();
 	local_dec(&buf->nest);
 	barrier();
-	if (unlikely(head != local_read(&buf->head))) {
+	if (unlikely(head != local_read(pp_buffer_head(buf)))) {
 		local_inc(&buf->nest);
 		goto again;
 	}
@@ -421,7 +483,7 @@ int pp_buffer_next_oldest(struct pp_buffer *buf, unsigned long *pos,
 	if (read_seqcount_retry(&buf->seq, seq))
 		return -EAGAIN;
 	/* Reused meanwhile by a writer that reserved but has not accounted? */
-	if (*pos - (unsigned long)local_read(&buf->head) > buf->size) {
+	if (*pos - (unsigned long)local_read(pp_buffer_head(buf)) > buf->size) {
 		*pos = start;
 		return -ESTALE;
 	}
@@ -593,10 +655,9 @@ int pp_buffer_adopt(struct pp_buffer *buf, const struct pp_buffer *found,
 		buf->written++;
 		buf->bytes += hdr.size;
 	}
-	local_set(&buf->head, head);
+	local_set(pp_buffer_head(buf), head);
 	buf->done = head;
-	buf->tail = tail;
-	buf->ext->reserve_head = head;
+	pp_buffer_set_tail(buf, tail);
 	pp_buffer_publish(buf, head);
 	return 0;
 }

@@ -14,7 +14,8 @@
  * newest record, and tail, just past the oldest record held: the records
  * held are those in [data_head, tail).  Both are written by the outermost
  * writer after the records, tail first, data_head with release (the
- * A/B/C/D pairing at pp_buffer_commit()).
+ * A/B/C/D pairing at pp_buffer_commit()).  The page's reserve_head is the
+ * writers' head itself: the lowest position claimed, committed or not.
  *
  * Only the CPU that owns the buffer writes to it, in any context (task,
  * softirq, hardirq, NMI), and its writers may nest.  reserve/write/commit
@@ -85,7 +86,6 @@ struct pp_comm_slot {
 struct pp_buffer {
 	/* Writer side, this CPU only. */
 	local_t			nest;
-	local_t			head;
 	unsigned long		done;
 	unsigned long		tail;
 	u64			written;
@@ -155,34 +155,15 @@ static inline bool pp_buffer_drop_paused(struct pp_buffer *buf)
 }
 
 /*
- * Tell the mapping's readers that the bytes from @new on may be written.
- * Lower the page's reserve_head to @new but never raise it: a writer that
- * interrupted us may have lowered it further, and cmpxchg_local() is
- * atomic against that writer on this CPU.  Then order the store before the
- * record's bytes:
- *
- *   writer                            reader (userspace)
- *   lower reserve_head           E    copy the record              G
- *   smp_wmb()                         acquire fence / smp_rmb()
- *   write the record             F    load reserve_head            H
- *
- * A reader whose copy (G) saw a byte of F sees, at H, E or a lower value,
- * and so discards the record (UAPI header: reserve_head).
+ * The writers' head: the page's reserve_head, which readers read to know
+ * which bytes may be being overwritten (UAPI header).  Writers claim space
+ * by lowering it with local_cmpxchg(), so it is published as it moves and
+ * never goes up.  Positions and local_t are both 64 bits here.
  */
-static inline void pp_buffer_publish_reserve(struct pp_buffer *buf,
-					     unsigned long new)
+static __always_inline local_t *pp_buffer_head(const struct pp_buffer *buf)
 {
-	u64 *rh = &buf->ext->reserve_head;
-	u64 old = READ_ONCE(*rh), prev;
-
-	while ((s64)((u64)new - old) < 0) {
-		prev = cmpxchg_local(rh, old, (u64)new);
-		if (prev == old)
-			break;
-		old = prev;
-	}
-	/* E before F: pairs with the reader's fence between G and H. */
-	smp_wmb();
+	BUILD_BUG_ON(sizeof(local_t) != sizeof(buf->ext->reserve_head));
+	return (local_t *)&buf->ext->reserve_head;
 }
 
 /**
@@ -218,7 +199,7 @@ static inline int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
 	/* Raise the nest count before reading the head; see pp_buffer_commit(). */
 	barrier();
 	do {
-		head = local_read(&buf->head);
+		head = local_read(pp_buffer_head(buf));
 		new = head - size;
 		if (unlikely(READ_ONCE(buf->done) - new > buf->size)) {
 			local64_inc(&buf->dropped);
@@ -226,9 +207,21 @@ static inline int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
 			pp_buffer_commit(buf);
 			return -ENOSPC;
 		}
-	} while (local_cmpxchg(&buf->head, head, new) != head);
+	} while (local_cmpxchg(pp_buffer_head(buf), head, new) != head);
 
-	pp_buffer_publish_reserve(buf, new);
+	/*
+	 * Lowering the head (E) before writing the record (F) tells the
+	 * mapping's readers that those bytes may change:
+	 *
+	 *   writer                            reader (userspace)
+	 *   lower reserve_head           E    copy the record              G
+	 *   smp_wmb()                         acquire fence / smp_rmb()
+	 *   write the record             F    load reserve_head            H
+	 *
+	 * A reader whose copy (G) saw a byte of F sees, at H, E or a lower
+	 * value, and so discards the record (UAPI header: reserve_head).
+	 */
+	smp_wmb();
 	*pos = new;
 	return 0;
 }
@@ -268,41 +261,57 @@ static __always_inline unsigned long pp_buffer_oldest_start(const struct pp_buff
 }
 
 /*
- * Evict the records a head at @head overwrites: each clears its mark and
- * moves the tail to its start.  Outermost writer only.
+ * Eviction runs ahead of need: when a head would pass the tail, the oldest
+ * records are evicted until a 64th of the buffer more than the new record
+ * needs is free.  So one search of the bitmap, and one clearing of the
+ * marks that counts them, serve the records that fill that room after it;
+ * a buffer holds at least this much less than its size of its newest
+ * records.
+ */
+#define PP_EVICT_AHEAD_SHIFT	6
+
+void pp_buffer_evict_ahead(struct pp_buffer *buf, unsigned long head);
+
+/*
+ * Evict the records a head at @head overwrites, and some more ahead.
+ * Outermost writer only.
  */
 static __always_inline void pp_buffer_evict(struct pp_buffer *buf,
 					    unsigned long head)
 {
-	unsigned long tail = buf->tail;
-
-	while (tail - head > buf->size) {
-		tail = pp_buffer_oldest_start(buf, tail);
-		__clear_bit(pp_buffer_slot(buf, tail), buf->starts);
-		buf->overwritten++;
-	}
-	/* Read locklessly by nested writers, readers and the statistics. */
-	WRITE_ONCE(buf->tail, tail);
+	if (unlikely(buf->tail - head > buf->size))
+		pp_buffer_evict_ahead(buf, head);
 }
 
 /*
- * Publish head and tail to the mapping's readers, as the UAPI header
- * promises: the records (A), then the tail (B), then data_head (C):
+ * Move the tail, for the writers and for the mapping's readers.  Outermost
+ * writer only.  The UAPI header promises the readers that the records (A),
+ * then the tail (B), then data_head (C) are written in that order:
  *
  *   writer                        reader (userspace)
  *   records written          A    h = load_acquire(data_head)  D
  *   WRITE_ONCE(ext->tail)    B    t = READ_ONCE(ext->tail)
  *   store_release(data_head) C    read records in [h, t)
  *
- * C orders A and B before it and pairs with D (or with a load of
- * data_head followed by smp_rmb()): a reader that sees a head sees the
- * records up to it and a tail at least as new.  A single smp_wmb() before
- * both stores would order A before them, but not B before C.
+ * The tail moves only when records are evicted, in the accounting before
+ * the publication (C), so B needs no barrier of its own: C orders A and B
+ * before it and pairs with D (or with a load of data_head followed by
+ * smp_rmb()), so a reader that sees a head sees the records up to it and
+ * a tail at least as new.  A reader that sees the new tail with the old
+ * head reads fewer records, all of them held.
  */
+static __always_inline void pp_buffer_set_tail(struct pp_buffer *buf,
+					       unsigned long tail)
+{
+	/* Read locklessly by nested writers, readers and the statistics. */
+	WRITE_ONCE(buf->tail, tail);
+	WRITE_ONCE(buf->ext->tail, tail);
+}
+
+/* Publish the head (C above). */
 static __always_inline void pp_buffer_publish(struct pp_buffer *buf,
 					      unsigned long head)
 {
-	WRITE_ONCE(buf->ext->tail, buf->tail);
 	/* C: pairs with D, the readers' acquire load of data_head. */
 	smp_store_release(&buf->page->data_head, head);
 }
@@ -324,7 +333,7 @@ static __always_inline void pp_buffer_commit_one(struct pp_buffer *buf,
 						 unsigned int size)
 {
 	if (unlikely(local_read(&buf->nest) != 1 ||
-		     local_read(&buf->head) != pos ||
+		     local_read(pp_buffer_head(buf)) != pos ||
 		     buf->done != pos + size)) {
 		pp_buffer_commit(buf);
 		return;
@@ -346,7 +355,7 @@ static __always_inline void pp_buffer_commit_one(struct pp_buffer *buf,
 	barrier();
 	local_dec(&buf->nest);
 	barrier();
-	if (unlikely(local_read(&buf->head) != pos)) {
+	if (unlikely(local_read(pp_buffer_head(buf)) != pos)) {
 		local_inc(&buf->nest);
 		pp_buffer_commit(buf);
 	}

@@ -194,7 +194,7 @@ noinline void pp_record_comm(struct pp_buffer *buf,
 	comm[TASK_COMM_LEN - 1] = 0;
 	slot = &buf->comm[hash_32(tid, PP_COMM_SLOTS_BITS)];
 	if (!pp_record_comm_stale(slot, pid, tid, comm,
-				  local_read(&buf->head), buf->size))
+				  local_read(pp_buffer_head(buf)), buf->size))
 		return;
 	if (pp_buffer_reserve(buf, fmt->comm_size, &pos))
 		return;
