@@ -4,10 +4,10 @@
  *
  * This file decides which sources may take the direct path and whether an
  * encoder matches the running kernel.  It registers and unregisters an
- * event's probe on its tracepoint, and writes the rare slow part of a
- * record: one that wraps round the end of its buffer.  The encoders and
- * the table to find them in belong to direct_events.c; this file does not
- * know them.
+ * event's probe on its tracepoint, and owns the scratch areas that a
+ * record wrapping round the end of its buffer is assembled in.  The
+ * encoders and the table to find them in belong to direct_events.c; this
+ * file does not know them.
  *
  * A persistent event on a covered tracepoint registers its own probe, with
  * the event as the probe's data, so each event encodes its hits into its
@@ -15,9 +15,8 @@
  * name with for_each_kernel_tracepoint().  All the covered ones are built
  * into the kernel, so none goes away while a probe is registered.
  *
- * Contexts: the probes (generated, direct_events.c) and
- * pp_direct_write_wrapped() run in any context up to NMI; the rest is
- * process context.
+ * Contexts: the probes (generated, direct_events.c) run in any context up
+ * to NMI; the rest is process context.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -26,6 +25,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/vmalloc.h>
 
 #include "direct.h"
 
@@ -156,47 +156,25 @@ void pp_direct_sync(void)
 	tracepoint_synchronize_unregister();
 }
 
-/**
- * pp_direct_write_wrapped - write a record assembled in scratch
- * @rec: the record, its payload complete in scratch (or no payload kept)
- *
- * For a record that wraps round the end of its buffer (once per lap) or
- * has no RAW field.  Any context.
+/*
+ * Module init: allocate each CPU's scratch, one per context level, in one
+ * area per CPU (a record and its payload take a little more than the 8 KiB
+ * that kmalloc() serves from its caches).
  */
-void pp_direct_write_wrapped(struct pp_direct_rec *rec)
-{
-	const struct pp_record_fmt *fmt = &rec->ev->fmt;
-	u64 fixed[PP_RECORD_FIXED_MAX / sizeof(u64)];
-	unsigned long pos = rec->pos;
-
-	pp_record_fill_fixed(fixed, fmt->sample_type, fmt->id, rec->size,
-			     PERF_RECORD_MISC_KERNEL, rec->ip, rec->time, 0,
-			     rec->period);
-	pp_buffer_write(rec->buf, pos, fixed, fmt->fixed_size);
-	if (!(fmt->sample_type & PERF_SAMPLE_RAW))
-		return;
-	pos += fmt->fixed_size;
-	pp_buffer_write(rec->buf, pos, &rec->entry_size, sizeof(u32));
-	pos += sizeof(u32);
-	pp_buffer_write(rec->buf, pos, rec->entry, rec->entry_size);
-}
-
-/* Module init: allocate each CPU's scratch, one per context level. */
 int pp_direct_init(void)
 {
 	unsigned int cpu, i;
 
 	for_each_possible_cpu(cpu) {
-		for (i = 0; i < PP_DIRECT_LEVELS; i++) {
-			void *p = kmalloc_node(PP_DIRECT_PAYLOAD_MAX, GFP_KERNEL,
-					       cpu_to_node(cpu));
+		void *p = vmalloc_node(PP_DIRECT_LEVELS * PP_DIRECT_SCRATCH,
+				       cpu_to_node(cpu));
 
-			if (!p) {
-				pp_direct_exit();
-				return -ENOMEM;
-			}
-			per_cpu(pp_direct_scratch[i], cpu) = p;
+		if (!p) {
+			pp_direct_exit();
+			return -ENOMEM;
 		}
+		for (i = 0; i < PP_DIRECT_LEVELS; i++)
+			per_cpu(pp_direct_scratch[i], cpu) = p + i * PP_DIRECT_SCRATCH;
 	}
 	return 0;
 }
@@ -207,9 +185,8 @@ void pp_direct_exit(void)
 	unsigned int cpu, i;
 
 	for_each_possible_cpu(cpu) {
-		for (i = 0; i < PP_DIRECT_LEVELS; i++) {
-			kfree(per_cpu(pp_direct_scratch[i], cpu));
+		vfree(per_cpu(pp_direct_scratch[0], cpu));
+		for (i = 0; i < PP_DIRECT_LEVELS; i++)
 			per_cpu(pp_direct_scratch[i], cpu) = NULL;
-		}
 	}
 }

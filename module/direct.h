@@ -82,11 +82,14 @@ void pp_direct_sync(void);
  * The rest is for the generated probes only.
  *
  * A payload larger than this is dropped, as perf drops one larger than
- * PERF_MAX_TRACE_SIZE; it is also the size of the per-CPU scratch a record
- * that wraps round the end of its buffer is assembled in (one per context
- * level: task, softirq, hardirq, NMI).
+ * PERF_MAX_TRACE_SIZE.  A record that wraps round the end of its buffer,
+ * or that keeps no RAW field, is assembled whole in a per-CPU scratch
+ * area (one per context level: task, softirq, hardirq, NMI) and copied in
+ * at the end; PP_DIRECT_SCRATCH is its size.
  */
 #define PP_DIRECT_PAYLOAD_MAX	PERF_MAX_TRACE_SIZE
+#define PP_DIRECT_SCRATCH	ALIGN(PP_RECORD_FIXED_MAX + sizeof(u32) + \
+				      PP_DIRECT_PAYLOAD_MAX, L1_CACHE_BYTES)
 #define PP_DIRECT_LEVELS	4
 
 DECLARE_PER_CPU(void *, pp_direct_scratch[PP_DIRECT_LEVELS]);
@@ -96,31 +99,27 @@ DECLARE_PER_CPU(void *, pp_direct_scratch[PP_DIRECT_LEVELS]);
  * @ev: the persistent event
  * @pc: the event on this CPU
  * @buf: its buffer
+ * @start: where the record is assembled: in the buffer, or in scratch
  * @pos: the record's logical position
  * @size: the record's size
- * @wrapped: the record wraps round the end of the buffer, so the payload
- *	is assembled in scratch and the record is written at the end
- * @entry: where the payload is assembled
+ * @wrapped: @start is scratch, copied into the buffer at the end
+ * @entry: the payload, in the record (or after it, without RAW)
  * @entry_size: the payload's size (after its u32 size field)
- * @ip: the IP field
- * @period: the PERIOD field
- * @time: the TIME field, read once the record has its place
+ *
+ * Only the generated probe and the inline helpers below take its address,
+ * so its fields live in registers.
  */
 struct pp_direct_rec {
 	struct pp_event		*ev;
 	struct pp_cpu		*pc;
 	struct pp_buffer	*buf;
+	void			*start;
 	unsigned long		pos;
 	unsigned int		size;
 	bool			wrapped;
 	void			*entry;
 	u32			entry_size;
-	unsigned long		ip;
-	u64			period;
-	u64			time;
 };
-
-void pp_direct_write_wrapped(struct pp_direct_rec *rec);
 
 /*
  * Fill struct trace_entry as tracing_generic_entry_update(tracing_gen_ctx())
@@ -144,15 +143,18 @@ static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
 	local_save_flags(irqflags);
 	if (irqs_disabled_flags(irqflags))
 		flags |= TRACE_FLAG_IRQS_OFF;
-	if (pc & NMI_MASK)
-		flags |= TRACE_FLAG_NMI;
-	if (pc & HARDIRQ_MASK)
-		flags |= TRACE_FLAG_HARDIRQ;
-	/* in_serving_softirq() */
-	if (sc & SOFTIRQ_OFFSET)
-		flags |= TRACE_FLAG_SOFTIRQ;
-	if (sc >> (SOFTIRQ_SHIFT + 1))
-		flags |= TRACE_FLAG_BH_OFF;
+	/* In a task, bottom halves on: the counts add no flag. */
+	if (unlikely((pc & (NMI_MASK | HARDIRQ_MASK)) | sc)) {
+		if (pc & NMI_MASK)
+			flags |= TRACE_FLAG_NMI;
+		if (pc & HARDIRQ_MASK)
+			flags |= TRACE_FLAG_HARDIRQ;
+		/* in_serving_softirq() */
+		if (sc & SOFTIRQ_OFFSET)
+			flags |= TRACE_FLAG_SOFTIRQ;
+		if (sc >> (SOFTIRQ_SHIFT + 1))
+			flags |= TRACE_FLAG_BH_OFF;
+	}
 	if (tif_need_resched())
 		flags |= TRACE_FLAG_NEED_RESCHED;
 #ifdef CONFIG_ARCH_HAS_PREEMPT_LAZY
@@ -177,6 +179,63 @@ static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
 	 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |	\
 	 PERF_SAMPLE_RAW)
 
+/* The header and the fixed fields of PP_DIRECT_FIELDS: all but RAW. */
+#define PP_DIRECT_FIXED_SIZE	(sizeof(struct perf_event_header) + 6 * sizeof(u64))
+
+/*
+ * pp_direct_begin() once the hit is to be recorded, for records of
+ * @type, whose header and fixed fields take @fixed bytes.  A constant
+ * @type makes the record's layout, and often its size, constants.
+ */
+static __always_inline void *pp_direct_begin_as(struct pp_event *ev,
+						struct pp_cpu *pc,
+						struct pp_buffer *buf,
+						struct pp_direct_rec *rec,
+						u32 entry_size,
+						unsigned int raw_size,
+						unsigned int data_off,
+						bool holes,
+						unsigned long ip,
+						u64 type,
+						unsigned int fixed)
+{
+	void *dst, *entry;
+	u64 time;
+
+	rec->ev = ev;
+	rec->pc = pc;
+	rec->buf = buf;
+	rec->size = fixed;
+	if (type & PERF_SAMPLE_RAW)
+		rec->size += sizeof(u32) + entry_size;
+	rec->entry_size = entry_size;
+	if (pp_buffer_reserve(buf, rec->size, &rec->pos))
+		return NULL;
+	/* Read after the reservation, so records are in time order from the head. */
+	time = type & PERF_SAMPLE_TIME ? local_clock() : 0;
+
+	dst = pp_buffer_ptr(buf, rec->pos, rec->size);
+	rec->wrapped = !dst || !(type & PERF_SAMPLE_RAW);
+	if (unlikely(rec->wrapped))
+		dst = this_cpu_read(pp_direct_scratch[interrupt_context_level()]);
+	rec->start = dst;
+	pp_record_fill_fixed(dst, type, ev->fmt.id, rec->size,
+			     PERF_RECORD_MISC_KERNEL, ip, time, 0, 1);
+	dst += fixed;
+	*(u32 *)dst = entry_size;
+	entry = dst + sizeof(u32);
+	rec->entry = entry;
+
+	/* The tail padding first: dynamic data may end in those 8 bytes. */
+	memset(entry + entry_size - sizeof(u64), 0, sizeof(u64));
+	if (holes)
+		memset(entry, 0, data_off);
+	if (raw_size > data_off)
+		memset(entry + data_off, 0, raw_size - data_off);
+	pp_direct_trace_entry(entry, ev->attr.config);
+	return entry;
+}
+
 /**
  * pp_direct_begin - reserve a record for a hit and return its payload
  * @data: the persistent event (the probe's data)
@@ -192,6 +251,8 @@ static __always_inline void pp_direct_trace_entry(struct trace_entry *ent,
  * every byte that no field will write is zeroed.  (perf's path zeroes only
  * the last 8 bytes and leaves holes and padding as its scratch buffer had
  * them.)  The zeroing is decided at compile time for each payload struct.
+ * The fields the tool records by default get their own copy of the code,
+ * with the layout known at compile time.
  *
  * Return: where the caller writes the payload, or NULL if the hit is not
  * recorded.  That is a task outside the event's cgroup scope, or, counted
@@ -210,8 +271,10 @@ static __always_inline void *pp_direct_begin(void *data,
 	struct pp_cpu *pc = this_cpu_ptr(ev->cpus);
 	struct pp_buffer *buf = READ_ONCE(pc->buf);
 	u64 type = ev->fmt.sample_type;
-	void *dst, *entry;
 
+	BUILD_BUG_ON(PP_DIRECT_FIXED_SIZE != sizeof(struct perf_event_header) +
+		     sizeof(u64) * hweight64((u64)(PP_DIRECT_FIELDS &
+						   ~PERF_SAMPLE_RAW)));
 	local64_inc(&pc->hits);
 	if (!pp_scope_admits(&ev->scope))
 		return NULL;
@@ -233,68 +296,34 @@ static __always_inline void *pp_direct_begin(void *data,
 	if (unlikely(ev->fmt.comm_size) && !pp_record_prepare(buf, &ev->fmt))
 		return NULL;
 
-	rec->ev = ev;
-	rec->pc = pc;
-	rec->buf = buf;
-	rec->size = ev->fmt.fixed_size;
-	if (type & PERF_SAMPLE_RAW)
-		rec->size += sizeof(u32) + entry_size;
-	rec->entry_size = entry_size;
-	rec->ip = ip;
-	rec->period = 1;
-	if (pp_buffer_reserve(buf, rec->size, &rec->pos))
-		return NULL;
-	/* Read after the reservation, so records are in time order from the head. */
-	rec->time = type & PERF_SAMPLE_TIME ? local_clock() : 0;
-
-	dst = pp_buffer_ptr(buf, rec->pos, rec->size);
-	rec->wrapped = !dst || !(type & PERF_SAMPLE_RAW);
-	if (likely(!rec->wrapped)) {
-		if (likely(type == PP_DIRECT_FIELDS))
-			pp_record_fill_fixed(dst, PP_DIRECT_FIELDS, ev->fmt.id,
-					     rec->size, PERF_RECORD_MISC_KERNEL,
-					     ip, rec->time, 0, 1);
-		else
-			pp_record_fill_fixed(dst, type, ev->fmt.id, rec->size,
-					     PERF_RECORD_MISC_KERNEL, ip,
-					     rec->time, 0, 1);
-		dst += ev->fmt.fixed_size;
-		*(u32 *)dst = entry_size;
-		entry = dst + sizeof(u32);
-	} else {
-		entry = this_cpu_read(pp_direct_scratch[interrupt_context_level()]);
-	}
-	rec->entry = entry;
-
-	/* The tail padding first: dynamic data may end in those 8 bytes. */
-	memset(entry + entry_size - sizeof(u64), 0, sizeof(u64));
-	if (holes)
-		memset(entry, 0, data_off);
-	if (raw_size > data_off)
-		memset(entry + data_off, 0, raw_size - data_off);
-	pp_direct_trace_entry(entry, ev->attr.config);
-	return entry;
+	if (likely(type == PP_DIRECT_FIELDS))
+		return pp_direct_begin_as(ev, pc, buf, rec, entry_size, raw_size,
+					  data_off, holes, ip, PP_DIRECT_FIELDS,
+					  PP_DIRECT_FIXED_SIZE);
+	return pp_direct_begin_as(ev, pc, buf, rec, entry_size, raw_size,
+				  data_off, holes, ip, type, ev->fmt.fixed_size);
 }
 
-/* The payload set a PERIOD other than 1 (__perf_count()). */
+/* The payload set a PERIOD other than 1 (__perf_count()): the last fixed field. */
 static inline void pp_direct_period(struct pp_direct_rec *rec, u64 count)
 {
-	rec->period = count;
-	if (!rec->wrapped && (rec->ev->fmt.sample_type & PERF_SAMPLE_PERIOD))
-		pp_buffer_write(rec->buf, rec->pos + rec->ev->fmt.fixed_size -
-				sizeof(u64), &count, sizeof(count));
+	const struct pp_record_fmt *fmt = &rec->ev->fmt;
+
+	if (fmt->sample_type & PERF_SAMPLE_PERIOD)
+		*(u64 *)(rec->start + fmt->fixed_size - sizeof(u64)) = count;
 }
 
 /*
  * pp_direct_end - finish the record pp_direct_begin() reserved
  * @rec: the record
  *
- * Publishes it, then does what follows a stored record (event.h).
+ * Copies it in if it was assembled in scratch, publishes it, then does
+ * what follows a stored record (event.h).
  */
 static __always_inline void pp_direct_end(struct pp_direct_rec *rec)
 {
 	if (unlikely(rec->wrapped))
-		pp_direct_write_wrapped(rec);
+		pp_buffer_write(rec->buf, rec->pos, rec->start, rec->size);
 	pp_buffer_commit_one(rec->buf, rec->pos, rec->size);
 	pp_event_after_store(rec->ev, rec->pc, rec->entry, rec->entry_size);
 }
