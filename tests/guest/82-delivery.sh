@@ -36,8 +36,8 @@ perf record -a -o /tmp/d.data -e persistent/km/ -e persistent/hrt/ -- \
 	sh -c ". /tests/lib.sh; $work" >/tmp/d.out 2>&1
 check "perf record reads them to the end" test $? -eq 0
 type=$(cat "$PP_SYS/type")
-pp-perfdata /tmp/d.data "$type" >/tmp/d
-check "and received their records" test "$(sed -n 's/^samples=//p' /tmp/d)" -gt 5000
+pp-perfdata /tmp/d.data "$type" >/tmp/d.samples
+check "and received their records" test "$(sed -n 's/^samples=//p' /tmp/d.samples)" -gt 5000
 pp-ctl destroy km destroy hrt >/dev/null
 
 # A steady stream of records is delivered in batches, not with an
