@@ -48,13 +48,16 @@
  *     takes pp_registry.lock or sync_lock.
  *
  * Lifetime.  ops.c unlists an event and removes its sysfs files under the
- * registry lock, then calls pp_event_stop_put() without it.  That removes
+ * registry lock, then calls pp_event_destroy() without it.  That removes
  * the hotplug instance, waits for the sync work, releases the counters,
  * waits for the handlers still running and drops the owner reference.  An
  * RCU grace period covers the handlers, which run in NMI or with preemption
  * disabled; pp_events_stop_put() waits one grace period for all the events
- * that a closing file or the module unload destroys.  The buffers are freed
- * with the last reference.
+ * that a closing file or the module unload destroys.  DESTROY halts its
+ * event and leaves the wait and the put to a work shared by all the events
+ * destroyed meanwhile (pp_event_destroy()); a creation short of memory
+ * waits for that work (pp_events_reap()).  The buffers are freed with the
+ * last reference.
  *
  * Triggers (trigger.h).  ops.c publishes an event's trigger with RCU under
  * the registry lock, and the event's overflow handler reads it.  A trigger
@@ -550,15 +553,6 @@ void pp_event_stop(struct pp_event *ev)
 	pp_event_drop_trigger(ev);
 }
 
-/*
- * Stop an unlisted event and drop its owner reference.  Process context,
- * registry lock not held.
- */
-void pp_event_stop_put(struct pp_event *ev)
-{
-	pp_event_stop(ev);
-	pp_entry_put(&ev->entry);
-}
 
 /*
  * Give the target process's threads their task counters; sync_lock held.
@@ -910,9 +904,72 @@ void pp_event_put(struct pp_event *ev)
 }
 
 /*
- * pp_event_stop_put() for a list of unlisted events, with one grace period
- * for all: a file owning a thousand events is closed in a moment, not in
- * a thousand grace periods.  Process context, registry lock not held.
+ * Destroyed events whose writers may still be running, and the work that
+ * waits for them once for all, then drops their triggers and owner
+ * references.  A DESTROY returns when its event is halted; a thousand of
+ * them wait for one or two grace periods in all, not a thousand.
+ */
+static LLIST_HEAD(pp_stopping);
+
+static void pp_stopping_fn(struct work_struct *work)
+{
+	struct llist_node *list = llist_del_all(&pp_stopping);
+	struct pp_event *ev, *tmp;
+	bool direct = false;
+
+	if (!list)
+		return;
+	llist_for_each_entry(ev, list, stopping)
+		direct |= !!ev->direct;
+	pp_events_wait_writers(direct);
+	/* All triggers first: one may hold the last reference of another. */
+	llist_for_each_entry(ev, list, stopping)
+		pp_event_drop_trigger(ev);
+	llist_for_each_entry_safe(ev, tmp, list, stopping)
+		pp_entry_put(&ev->entry);
+}
+
+static DECLARE_WORK(pp_stopping_work, pp_stopping_fn);
+
+/**
+ * pp_event_destroy - stop an unlisted event, and drop its owner reference later
+ * @ev: the event, unlisted, its sysfs files removed
+ *
+ * On return nothing records into @ev any more once the handlers already
+ * running finish: its probe, its counters and its hotplug instance are
+ * gone.  The wait for those handlers, and what follows it, is left to
+ * pp_stopping_work, shared with the other events destroyed meanwhile.
+ * Process context, registry lock not held.
+ */
+void pp_event_destroy(struct pp_event *ev)
+{
+	pp_event_halt(ev);
+	llist_add(&ev->stopping, &pp_stopping);
+	queue_work(system_unbound_wq, &pp_stopping_work);
+}
+
+/**
+ * pp_events_reap - finish the destroyed events still waiting for their writers
+ *
+ * Their buffers go back to the memory limit and the region.  A creation
+ * that found no room calls this, and tries again if it returns true; the
+ * module's exit calls it after destroying the events left.  Process context, registry lock not held.
+ *
+ * Return: whether any destroyed event was waiting.
+ */
+bool pp_events_reap(void)
+{
+	bool waiting = !llist_empty(&pp_stopping);
+
+	/* flush_work() says whether the work was queued or running. */
+	return flush_work(&pp_stopping_work) || waiting;
+}
+
+/*
+ * Stop a list of unlisted events and drop their owner references, with
+ * one grace period for all: a file owning a thousand events is closed in a
+ * moment, not in a thousand grace periods.  Process context, registry lock
+ * not held.
  */
 void pp_events_stop_put(struct list_head *list)
 {

@@ -10,6 +10,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
+#include <linux/llist.h>
 #include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -106,6 +107,8 @@ struct pp_cpu {
  * @keep: its place there (region.h)
  * @prev: for a previous boot's event, what was found of it (previous.h):
  *	its buffers are then the copies, and it has no counter or probe
+ * @stopping: on the list of destroyed events waiting for their writers
+ *	(pp_event_destroy())
  * @rcu: frees the event after lockless lookups are done with it
  */
 struct pp_event {
@@ -133,6 +136,7 @@ struct pp_event {
 	bool				kept;
 	struct pp_region_keep		keep;
 	struct pp_found_event		*prev;
+	struct llist_node		stopping;
 	struct rcu_head			rcu;
 };
 
@@ -185,7 +189,8 @@ void pp_event_set_paused(struct pp_event *ev, bool paused);
 void pp_events_wait_writers(bool direct);
 void pp_event_trigger_free(struct pp_trigger *trig);
 void pp_event_stop(struct pp_event *ev);
-void pp_event_stop_put(struct pp_event *ev);
+void pp_event_destroy(struct pp_event *ev);
+bool pp_events_reap(void);
 void pp_events_stop_put(struct list_head *list);
 void pp_event_free(struct pp_event *ev);
 struct pp_event *pp_event_alloc_previous(struct pp_found_event *fe);

@@ -18,9 +18,10 @@
  * event.c calls none of them.
  *
  * Lifetime.  Destroy unlists the event and removes its sysfs files under
- * the registry lock, then (unlocked) has event.c stop it and drop the
- * owner reference (pp_event_stop_put()).  A closing file and the unload do
- * the same for many events at once, with one grace period for all of
+ * the registry lock, then (unlocked) has event.c halt it; the wait for its
+ * handlers and the drop of the owner reference follow in a work shared by
+ * the events destroyed meanwhile (pp_event_destroy()).  A closing file and
+ * the unload stop many events at once, with one grace period for all of
  * them (pp_events_stop_put()).
  *
  * The lock order is written once, at the top of event.c.
@@ -28,6 +29,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/list.h>
 #include <linux/lockdep.h>
@@ -51,6 +53,78 @@
 unsigned long pp_default_buffer_size = 64 * 1024;
 
 /*
+ * The last source probed that the direct path took, so that a burst of
+ * creations on it probes once.  Releasing the probe's counter ends perf's
+ * use of a tracepoint nothing else of perf uses, and perf then waits for
+ * its probes (tracepoint_synchronize_unregister(): two grace periods,
+ * about 20 ms under TCG) before it returns.  What the probe decides
+ * depends only on the attr and on the creator's credentials, which perf
+ * checks the tracepoint's permission against, so the verdict is reused for
+ * the same attr and the same struct cred (held here, so that its address
+ * is not reused).  The direct path's tracepoints are built in: the
+ * tracepoint cannot have gone away meanwhile.  Process context.
+ */
+static struct {
+	struct mutex			lock;
+	struct perf_event_attr		attr;
+	const struct cred		*cred;
+	const struct pp_direct_desc	*direct;
+	char				tp_name[64];
+	char				*format;
+} pp_probe_memo = {
+	.lock = __MUTEX_INITIALIZER(pp_probe_memo.lock),
+};
+
+/* The memo's verdict for @ev, if it has one: true when @ev took it. */
+static bool pp_probe_memo_use(struct pp_event *ev)
+{
+	bool hit;
+
+	mutex_lock(&pp_probe_memo.lock);
+	hit = pp_probe_memo.cred == current_cred() &&
+	      !memcmp(&pp_probe_memo.attr, &ev->attr, sizeof(ev->attr));
+	if (hit) {
+		ev->format = kstrdup(pp_probe_memo.format, GFP_KERNEL);
+		hit = ev->format || !pp_probe_memo.format;
+	}
+	if (hit) {
+		memcpy(ev->tp_name, pp_probe_memo.tp_name, sizeof(ev->tp_name));
+		ev->direct = pp_probe_memo.direct;
+	}
+	mutex_unlock(&pp_probe_memo.lock);
+	return hit;
+}
+
+/* Remember @ev's verdict: its source took the direct path. */
+static void pp_probe_memo_keep(const struct pp_event *ev)
+{
+	char *format = ev->format ? kstrdup(ev->format, GFP_KERNEL) : NULL;
+
+	if (ev->format && !format)
+		return;
+	mutex_lock(&pp_probe_memo.lock);
+	if (pp_probe_memo.cred)
+		put_cred(pp_probe_memo.cred);
+	kfree(pp_probe_memo.format);
+	pp_probe_memo.attr = ev->attr;
+	pp_probe_memo.cred = get_cred(current_cred());
+	pp_probe_memo.direct = ev->direct;
+	memcpy(pp_probe_memo.tp_name, ev->tp_name, sizeof(ev->tp_name));
+	pp_probe_memo.format = format;
+	mutex_unlock(&pp_probe_memo.lock);
+}
+
+/* Module exit: forget the memo. */
+static void pp_probe_memo_drop(void)
+{
+	if (pp_probe_memo.cred)
+		put_cred(pp_probe_memo.cred);
+	pp_probe_memo.cred = NULL;
+	kfree(pp_probe_memo.format);
+	pp_probe_memo.format = NULL;
+}
+
+/*
  * Probe the source (pp_event_probe_counter()).  For a tracepoint, keep
  * what perf found: its name, its tracefs format text (for crash dumps and
  * sysfs) and whether the direct path has an encoder for it.  Only a
@@ -71,6 +145,12 @@ static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
 	if (ev->attr.type != PERF_TYPE_TRACEPOINT &&
 	    ev->attr.type < PERF_TYPE_MAX && !pp_source_cannot_step(&ev->attr))
 		return 0;
+	/* The direct path's probe sees every task, so a task scope can't use it. */
+	if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
+		perf_path = true;
+	if (ev->attr.type == PERF_TYPE_TRACEPOINT && !perf_path &&
+	    pp_probe_memo_use(ev))
+		return 0;
 	counter = pp_event_probe_counter(ev);
 	if (IS_ERR(counter))
 		return PTR_ERR(counter);
@@ -85,9 +165,6 @@ static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
 	ev->format = pp_dump_format(call);
 	snprintf(ev->tp_name, sizeof(ev->tp_name), "%s:%s",
 		 call->class->system, name);
-	/* The direct path's probe sees every task, so a task scope can't use it. */
-	if (ev->scope.kind == PERF_PERSISTENT_SCOPE_TASK)
-		perf_path = true;
 	if (!perf_path && pp_direct_attr_ok(&ev->attr))
 		ev->direct = pp_direct_find(call->class->system, name);
 	if (ev->direct) {
@@ -102,27 +179,13 @@ static int pp_event_probe_source(struct pp_event *ev, bool perf_path)
 		}
 	}
 	perf_event_release_kernel(counter);
+	if (ev->direct)
+		pp_probe_memo_keep(ev);
 	return 0;
 }
 
-/**
- * pp_ops_create - create a persistent event and start it on every CPU
- * @spec: what to create
- * @id: out: its id
- *
- * Process context; the caller has checked the privilege.  The registry
- * lock is held to reserve the id and name and to publish the event, but
- * not while the buffers are allocated and the counters created, so that
- * LIST, INFO and DESTROY can go on meanwhile.  The buffers are charged to
- * the caller's memory cgroup.
- *
- * Return: 0; -EINVAL (bad name, bad buffer size, bad attr), -E2BIG (buffer
- * too large), -EOPNOTSUPP (sample fields), -EEXIST (name taken), -ENOSPC
- * (ids exhausted, or the buffers would pass memory_limit_mb), -ENOMEM (no
- * memory, or the memory cgroup's limit), or the errno the kernel refused
- * the source's counter with.  Nothing is left behind on failure.
- */
-int pp_ops_create(const struct pp_event_spec *spec, u32 *id)
+/* One try of pp_ops_create(). */
+static int pp_ops_create_once(const struct pp_event_spec *spec, u32 *id)
 {
 	u64 size = spec->buffer_size ?: pp_default_buffer_size;
 	struct pp_event *ev;
@@ -173,6 +236,34 @@ err_cancel:
 	mutex_unlock(&pp_registry.lock);
 err_free:
 	pp_event_free(ev);
+	return ret;
+}
+
+/**
+ * pp_ops_create - create a persistent event and start it on every CPU
+ * @spec: what to create
+ * @id: out: its id
+ *
+ * Process context; the caller has checked the privilege.  The registry
+ * lock is held to reserve the id and name and to publish the event, but
+ * not while the buffers are allocated and the counters created, so that
+ * LIST, INFO and DESTROY can go on meanwhile.  The buffers are charged to
+ * the caller's memory cgroup.  Short of memory or of the region's room, it
+ * waits for the events destroyed before to be freed, and tries again.
+ *
+ * Return: 0; -EINVAL (bad name, bad buffer size, bad attr), -E2BIG (buffer
+ * too large), -EOPNOTSUPP (sample fields), -EEXIST (name taken), -ENOSPC
+ * (ids exhausted, or the buffers would pass memory_limit_mb), -ENOMEM (no
+ * memory, or the memory cgroup's limit), or the errno the kernel refused
+ * the source's counter with.  Nothing is left behind on failure.
+ */
+int pp_ops_create(const struct pp_event_spec *spec, u32 *id)
+{
+	int ret = pp_ops_create_once(spec, id);
+
+	/* Destroyed events may still hold memory or the region's room. */
+	if ((ret == -ENOSPC || ret == -ENOMEM) && pp_events_reap())
+		ret = pp_ops_create_once(spec, id);
 	return ret;
 }
 
@@ -251,8 +342,9 @@ int pp_ops_id(const char *name, u32 *id)
  * @id: its id
  * @file: the asking file
  *
- * The event leaves every listing at once; it is freed when its last
- * reader is gone.  Process context.
+ * The event leaves every listing and stops recording at once; it is freed
+ * when the handlers still running have finished and its last reader is
+ * gone.  Process context.
  *
  * Return: 0, -ENOENT (no such event), -EBUSY (another file owns it).
  */
@@ -270,7 +362,7 @@ int pp_ops_destroy(u32 id, const void *file)
 	}
 	mutex_unlock(&pp_registry.lock);
 	if (!ret)
-		pp_event_stop_put(ev);
+		pp_event_destroy(ev);
 	return ret;
 }
 
@@ -550,4 +642,7 @@ void pp_ops_destroy_all(void)
 		pp_sysfs_event_del(container_of(entry, struct pp_event, entry));
 	mutex_unlock(&pp_registry.lock);
 	pp_events_stop_put(&all);
+	/* And those destroyed before, still waiting for their writers. */
+	pp_events_reap();
+	pp_probe_memo_drop();
 }

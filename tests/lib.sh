@@ -306,6 +306,17 @@ pp_wait_stat() {
 	pp_wait_until -- _pp_stat_ge "$@"
 }
 
+_pp_memory_used_is() {
+	[ "$(cat "$PP_SYS/memory_used" 2>/dev/null)" = "$1" ]
+}
+
+# pp_wait_memory_used BYTES: wait until the PMU's memory_used is BYTES.  A
+# destroyed event's buffers go once the handlers still running in it have
+# finished, a grace period after DESTROY returned.
+pp_wait_memory_used() {
+	pp_wait_until -- _pp_memory_used_is "$1"
+}
+
 _pp_grep() {
 	grep -qE -- "$1" "$2" 2>/dev/null
 }

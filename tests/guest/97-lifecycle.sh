@@ -82,6 +82,39 @@ wait $h
 check_eq "closed: its event and trigger are gone" "" "$(ls "$PP_SYS/events" | grep td)"
 check "unload with triggers set" pp_unload
 
+# A burst on one tracepoint (Documentation/benchmark.rst: a thousand events
+# in two seconds).  perf is asked about the source once for the burst, and
+# every event of it takes the direct path as the first did.  DESTROY
+# returns before the buffers go; they go once the handlers still running
+# have finished, and a creation short of memory waits for them.
+pp_load events=
+args="" i=0
+while [ $i -lt 50 ]; do
+	args="$args create burst$i tp=sched:sched_switch buffer=8192 detached"
+	i=$((i + 1))
+done
+pp-ctl $args >/tmp/burst
+check_eq "a burst of 50 events on one tracepoint" 50 "$(grep -c ': OK id=' /tmp/burst)"
+check_eq "each on the direct path" 50 \
+	"$(i=0; while [ $i -lt 50 ]; do pp_stat "burst$i" path; i=$((i + 1)); done | grep -c '^direct$')"
+check "the last one records" pp_wait_stat burst49 written 1
+pp-ctl $(echo "$args" | sed 's/create \(burst[0-9]*\) [^ ]* [^ ]* detached/destroy \1/g') >/tmp/burst
+check_eq "destroyed, all at once" 50 "$(grep -c ': OK$' /tmp/burst)"
+check_eq "gone from events/ when DESTROY returns" "" "$(ls "$PP_SYS/events")"
+check "their memory comes back" pp_wait_memory_used 0
+pp_unload
+# The largest power-of-two buffer of which one event fits in 1 MiB and two
+# do not.
+ncpus=$(grep -c ^processor /proc/cpuinfo)
+size=524288
+while [ $((size * ncpus)) -gt 524288 ]; do size=$((size / 2)); done
+pp_load events= memory_limit_mb=1
+pp-ctl create room sw=1 buffer=$size detached >/tmp/room
+check_grep "an event that takes most of memory_limit_mb" "^create room: OK" /tmp/room
+pp-ctl destroy room create again sw=1 buffer=$size detached >/tmp/room
+check_grep "created right after DESTROY: it waited for the memory" "^create again: OK" /tmp/room
+pp_unload
+
 settle
 check "slab back to its starting level (+-2 MiB): $slab0 -> $(slab) kB" \
 	test $(($(slab) - slab0)) -lt 2048
