@@ -31,6 +31,13 @@
 
 DEFINE_PER_CPU(void *, pp_direct_scratch[PP_DIRECT_LEVELS]);
 
+/*
+ * Each encoder's tracepoint once found, in the order of pp_direct_descs:
+ * the walk of every tracepoint by name is done once, not per event.  They
+ * are built in and never go away.  Racing creations write the same value.
+ */
+static struct tracepoint **pp_direct_tps;
+
 /**
  * pp_direct_layout_check - is an encoder's payload the kernel's?
  * @d: the encoder
@@ -123,11 +130,21 @@ static void pp_tp_match(struct tracepoint *tp, void *priv)
 int pp_direct_register(struct pp_event *ev)
 {
 	struct pp_tp_lookup l = { .name = ev->direct->name };
+	struct tracepoint **cached = NULL;
+	unsigned int i;
 	int ret;
 
-	for_each_kernel_tracepoint(pp_tp_match, &l);
+	for (i = 0; i < pp_direct_nr_descs; i++)
+		if (pp_direct_descs[i] == ev->direct)
+			cached = &pp_direct_tps[i];
+	if (cached)
+		l.tp = READ_ONCE(*cached);
+	if (!l.tp)
+		for_each_kernel_tracepoint(pp_tp_match, &l);
 	if (!l.tp)
 		return -ENOENT;
+	if (cached)
+		WRITE_ONCE(*cached, l.tp);
 	ret = tracepoint_probe_register(l.tp, ev->direct->probe, ev);
 	if (ret)
 		return ret;
@@ -165,6 +182,10 @@ int pp_direct_init(void)
 {
 	unsigned int cpu, i;
 
+	pp_direct_tps = kcalloc(pp_direct_nr_descs, sizeof(*pp_direct_tps),
+				GFP_KERNEL);
+	if (!pp_direct_tps)
+		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		void *p = vmalloc_node(PP_DIRECT_LEVELS * PP_DIRECT_SCRATCH,
 				       cpu_to_node(cpu));
@@ -189,4 +210,6 @@ void pp_direct_exit(void)
 		for (i = 0; i < PP_DIRECT_LEVELS; i++)
 			per_cpu(pp_direct_scratch[i], cpu) = NULL;
 	}
+	kfree(pp_direct_tps);
+	pp_direct_tps = NULL;
 }

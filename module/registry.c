@@ -11,6 +11,7 @@
 #include <linux/lockdep.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
+#include <linux/stringhash.h>
 
 #include "registry.h"
 
@@ -19,6 +20,7 @@ void pp_registry_init(struct pp_registry *reg)
 	mutex_init(&reg->lock);
 	xa_init_flags(&reg->entries, XA_FLAGS_ALLOC);
 	INIT_LIST_HEAD(&reg->reserved);
+	hash_init(reg->names);
 	reg->next_id = 1;
 	reg->count = 0;
 }
@@ -83,33 +85,24 @@ bool pp_name_valid(const char *name)
 	return true;
 }
 
+static u32 name_hash(const char *name)
+{
+	return full_name_hash(NULL, name, strlen(name));
+}
+
+/*
+ * The entry of this boot or, for @previous, of the previous boot that
+ * takes @name: listed, or reserved by a creation in progress.
+ */
 static struct pp_entry *find_name(struct pp_registry *reg, const char *name,
 				  bool previous)
 {
 	struct pp_entry *entry;
-	unsigned long id;
 
-	xa_for_each(&reg->entries, id, entry)
+	hash_for_each_possible(reg->names, entry, name_node, name_hash(name))
 		if (entry->previous == previous && !strcmp(entry->name, name))
 			return entry;
 	return NULL;
-}
-
-/*
- * Is @name listed, or reserved by a creation in progress, among this
- * boot's entries or, for @previous, among the previous boot's?
- */
-static bool name_taken(struct pp_registry *reg, const char *name,
-		       bool previous)
-{
-	struct pp_entry *entry;
-
-	if (find_name(reg, name, previous))
-		return true;
-	list_for_each_entry(entry, &reg->reserved, node)
-		if (entry->previous == previous && !strcmp(entry->name, name))
-			return true;
-	return false;
 }
 
 /**
@@ -134,7 +127,7 @@ int pp_registry_reserve(struct pp_registry *reg, struct pp_entry *entry,
 	lockdep_assert_held(&reg->lock);
 	if (!pp_name_valid(entry->name))
 		return -EINVAL;
-	if (name_taken(reg, entry->name, entry->previous))
+	if (find_name(reg, entry->name, entry->previous))
 		return -EEXIST;
 	if (reg->next_id > U32_MAX)
 		return -ENOSPC;
@@ -152,6 +145,7 @@ int pp_registry_reserve(struct pp_registry *reg, struct pp_entry *entry,
 	entry->listed = false;
 	kref_init(&entry->ref);
 	list_add_tail(&entry->node, &reg->reserved);
+	hash_add(reg->names, &entry->name_node, name_hash(entry->name));
 	return 0;
 }
 
@@ -176,6 +170,7 @@ void pp_registry_cancel(struct pp_registry *reg, struct pp_entry *entry)
 {
 	lockdep_assert_held(&reg->lock);
 	list_del_init(&entry->node);
+	hash_del(&entry->name_node);
 	xa_erase(&reg->entries, entry->id);
 	if (reg->next_id == (u64)entry->id + 1)
 		reg->next_id = entry->id;
@@ -189,10 +184,13 @@ void pp_registry_cancel(struct pp_registry *reg, struct pp_entry *entry)
 struct pp_entry *pp_registry_find(struct pp_registry *reg, u32 id,
 				  const char *name)
 {
+	struct pp_entry *entry;
+
 	lockdep_assert_held(&reg->lock);
 	if (id)
 		return xa_load(&reg->entries, id);
-	return find_name(reg, name, false);
+	entry = find_name(reg, name, false);
+	return entry && entry->listed ? entry : NULL;
 }
 
 /**
@@ -258,6 +256,7 @@ int pp_entry_attach(struct pp_registry *reg, struct pp_entry *entry,
 
 static void unlist(struct pp_registry *reg, struct pp_entry *entry)
 {
+	hash_del(&entry->name_node);
 	xa_erase(&reg->entries, entry->id);
 	WRITE_ONCE(entry->listed, false);
 	entry->owner = PP_OWNER_NONE;

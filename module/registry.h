@@ -20,6 +20,7 @@
 #ifndef _PERF_PERSISTENT_REGISTRY_H
 #define _PERF_PERSISTENT_REGISTRY_H
 
+#include <linux/hashtable.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -48,6 +49,7 @@ enum pp_owner {
  *	without it
  * @node: on the registry's @reserved list from reserve to publish or
  *	cancel; on a caller's list after pp_registry_take_*()
+ * @name_node: in the registry's @names from reserve to cancel or unlist
  * @release: frees the containing object, at the earliest an RCU grace
  *	period after the count reached zero; process context
  */
@@ -60,17 +62,23 @@ struct pp_entry {
 	const void		*owner_file;
 	bool			listed;
 	struct list_head	node;
+	struct hlist_node	name_node;
 	void			(*release)(struct pp_entry *entry);
 };
 
+/* Buckets of the names' hash table: a few entries each for a thousand events. */
+#define PP_REGISTRY_NAME_BITS	8
+
 /*
  * @reserved holds the entries reserved and not yet published: their names
- * are taken while their creator allocates without the lock.
+ * are taken while their creator allocates without the lock.  @names holds
+ * every entry that takes a name, reserved or listed, hashed by name.
  */
 struct pp_registry {
 	struct mutex		lock;		/* serialises every change */
 	struct xarray		entries;
 	struct list_head	reserved;
+	DECLARE_HASHTABLE(names, PP_REGISTRY_NAME_BITS);
 	u64			next_id;
 	unsigned int		count;
 };
