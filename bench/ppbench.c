@@ -506,12 +506,58 @@ static void perf_path_setup(struct config *c)
 	pp_flags = 0;
 }
 
-/* The recorded events scoped to the loop's cgroup (0) or another (1). */
+/*
+ * The recorded events scoped to the loop's cgroup (kept) or another
+ * (other), beside the same two events scoped to each of c->arg - 1 more
+ * cgroups, siblings without a task, with the smallest buffers (they record
+ * nothing): a host with c->arg containers, each with its own recorder on
+ * the same tracepoints.
+ */
+static int scoped_ids[2 * MAX_OTHERS];
+static int nr_scoped;
+
+static void scoped_create(int n)
+{
+	char path[64], name[PERF_PERSISTENT_NAME_MAX];
+	unsigned long size = buffer_size;
+	int i, t;
+
+	buffer_size = 4096;
+	for (i = 1; i < n; i++) {
+		snprintf(path, sizeof(path), "%s%s-%d", CGROUP_ROOT,
+			 OTHER_CGROUP, i);
+		mkdir(path, 0755);
+		pp_cgroup = path + strlen(CGROUP_ROOT);
+		for (t = 0; t < 2; t++) {
+			snprintf(name, sizeof(name), "bench_c%d_%d", i, t);
+			scoped_ids[nr_scoped++] = pp_create(name, recorded_tps[t], 0);
+		}
+	}
+	buffer_size = size;
+}
+
+static void scoped_destroy(void)
+{
+	while (nr_scoped)
+		pp_destroy(scoped_ids[--nr_scoped]);
+}
+
 static void cgroup_setup(struct config *c)
 {
-	pp_cgroup = c->arg ? OTHER_CGROUP : BENCH_CGROUP;
+	scoped_create(c->arg);
+	pp_cgroup = strncmp(c->name, "cgroup-other", 12) ? BENCH_CGROUP :
+							    OTHER_CGROUP;
 	recorded_create(0);
 	pp_cgroup = NULL;
+}
+
+static long long cgroup_teardown(struct config *c)
+{
+	long long n = recorded_destroy(0);
+
+	(void)c;
+	scoped_destroy();
+	return n;
 }
 
 static void floor_setup(struct config *c)
@@ -689,10 +735,18 @@ static struct config configs[] = {
 	       perf_path_setup, pp_teardown, PERF_PERSISTENT_CREATE_KEEP, NULL),
 	CONFIG("floor", "persistent events, paused", floor_setup, floor_teardown,
 	       0, NULL),
-	CONFIG("cgroup", "persistent, scoped to the loop's cgroup",
-	       cgroup_setup, pp_teardown, 0, NULL),
-	CONFIG("cgroup-other", "persistent, scoped to another cgroup",
-	       cgroup_setup, pp_teardown, 1, NULL),
+	CONFIG("cgroup-1", "persistent, scoped to the loop's cgroup",
+	       cgroup_setup, cgroup_teardown, 1, NULL),
+	CONFIG("cgroup-10", "cgroup-1 + the same in 9 other cgroups",
+	       cgroup_setup, cgroup_teardown, 10, NULL),
+	CONFIG("cgroup-100", "cgroup-1 + the same in 99 other cgroups",
+	       cgroup_setup, cgroup_teardown, 100, NULL),
+	CONFIG("cgroup-1000", "cgroup-1 + the same in 999 other cgroups",
+	       cgroup_setup, cgroup_teardown, 1000, NULL),
+	CONFIG("cgroup-other-1", "persistent, scoped to another cgroup",
+	       cgroup_setup, cgroup_teardown, 1, NULL),
+	CONFIG("cgroup-other-1000", "cgroup-other-1 + 999 more cgroups",
+	       cgroup_setup, cgroup_teardown, 1000, NULL),
 	CONFIG("no-time", "persistent without the time field", fields_setup,
 	       pp_teardown, FIELDS & ~PERF_SAMPLE_TIME, NULL),
 	CONFIG("no-raw", "persistent without the raw payload", fields_setup,
@@ -1169,11 +1223,14 @@ int main(int argc, char **argv)
 	}
 	/* -c a,b: those configurations and base only (for development). */
 	for (i = 1; only && i < NR_CONFIGS; i++) {
-		const char *p = strstr(only, configs[i].name);
 		size_t len = strlen(configs[i].name);
+		const char *p;
 
-		configs[i].skip = !p || (p != only && p[-1] != ',') ||
-				  (p[len] && p[len] != ',');
+		configs[i].skip = 1;
+		for (p = only; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+			if (!strncmp(p, configs[i].name, len) &&
+			    (!p[len] || p[len] == ','))
+				configs[i].skip = 0;
 	}
 	if (reps < 1 || reps > MAX_REPS)
 		die("-r: 1 to %d rounds", MAX_REPS);
@@ -1224,8 +1281,12 @@ int main(int argc, char **argv)
 	printf("RATIO persistent/floor=%.3f\n",
 	       config("persistent")->med / config("floor")->med);
 	printf("RATIO live-readers-1-extra/perf-native=%.3f\n", live_extra_ratio());
-	printf("RATIO cgroup/persistent=%.3f\n",
-	       config("cgroup")->med / config("persistent")->med);
+	printf("RATIO cgroup-1/persistent=%.3f\n",
+	       config("cgroup-1")->med / config("persistent")->med);
+	printf("RATIO cgroup-1000/cgroup-1=%.3f\n",
+	       config("cgroup-1000")->med / config("cgroup-1")->med);
+	printf("RATIO cgroup-other-1000/cgroup-other-1=%.3f\n",
+	       config("cgroup-other-1000")->med / config("cgroup-other-1")->med);
 	printf("RATIO kept/persistent=%.3f\n",
 	       config("kept")->med / config("persistent")->med);
 	print_lifecycle();

@@ -11,9 +11,14 @@
  *
  * A persistent event on a covered tracepoint registers its own probe, with
  * the event as the probe's data, so each event encodes its hits into its
- * own buffer.  None of the tracepoints is exported, so they are found by
- * name with for_each_kernel_tracepoint().  All the covered ones are built
- * into the kernel, so none goes away while a probe is registered.
+ * own buffer.  The cgroup-scoped events of a tracepoint share one probe,
+ * whose data is their hub: it finds the events whose cgroup holds the
+ * running task by hashing that cgroup and its ancestors, so that a
+ * thousand containers, each with its own recorder on a tracepoint, cost a
+ * hit what one does.  None of the tracepoints is exported, so they are
+ * found by name with for_each_kernel_tracepoint().  All the covered ones
+ * are built into the kernel, so none goes away while a probe is
+ * registered.
  *
  * Contexts: the probes (generated, direct_events.c) run in any context up
  * to NMI; the rest is process context.
@@ -21,7 +26,9 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -37,6 +44,99 @@ DEFINE_PER_CPU(void *, pp_direct_scratch[PP_DIRECT_LEVELS]);
  * are built in and never go away.  Racing creations write the same value.
  */
 static struct tracepoint **pp_direct_tps;
+
+/*
+ * Each encoder's hub of cgroup-scoped events, made at its first such event
+ * and kept until the module's exit, in the order of pp_direct_descs.  The
+ * lock serialises the changes of every hub, with the registration and
+ * unregistration of its probe; it nests inside the registry lock and
+ * outside the tracepoints' mutex.
+ */
+static struct pp_direct_hub **pp_direct_hubs;
+static DEFINE_MUTEX(pp_direct_hub_lock);
+
+/* Depth of a cgroup in a hub's levels. */
+static unsigned int pp_direct_hub_level(const struct cgroup *cgrp)
+{
+	return min(cgrp->level, PP_DIRECT_HUB_LEVELS - 1);
+}
+
+/*
+ * Put a cgroup-scoped event into the hub of @i, the index of its encoder,
+ * and register the hub's probe on @tp if it is the hub's first event.
+ * Process context.
+ */
+static int pp_direct_hub_add(struct pp_event *ev, unsigned int i,
+			     struct tracepoint *tp)
+{
+	struct cgroup *cgrp = ev->scope.cgrp;
+	unsigned int level = pp_direct_hub_level(cgrp);
+	struct pp_direct_hub *hub;
+	int ret = 0;
+
+	mutex_lock(&pp_direct_hub_lock);
+	hub = pp_direct_hubs[i];
+	if (!hub) {
+		hub = kzalloc(sizeof(*hub), GFP_KERNEL);
+		if (!hub) {
+			ret = -ENOMEM;
+			goto unlock;
+		}
+		pp_direct_hubs[i] = hub;
+	}
+	if (!hub->nr) {
+		ret = tracepoint_probe_register(tp, ev->direct->hub_probe, hub);
+		if (ret)
+			goto unlock;
+	}
+	hub->nr++;
+	hub->per_level[level]++;
+	WRITE_ONCE(hub->levels, hub->levels | BIT(level));
+	hlist_add_head_rcu(&ev->hub_node, pp_direct_hub_slot(hub, cgrp));
+unlock:
+	mutex_unlock(&pp_direct_hub_lock);
+	return ret;
+}
+
+/*
+ * Take a cgroup-scoped event out of its hub, and unregister the hub's
+ * probe if it was the last.  The probe may still be looking at the event
+ * until pp_direct_sync() returns.  Process context.
+ */
+static void pp_direct_hub_del(struct pp_event *ev, unsigned int i)
+{
+	unsigned int level = pp_direct_hub_level(ev->scope.cgrp);
+	struct pp_direct_hub *hub;
+
+	mutex_lock(&pp_direct_hub_lock);
+	hub = pp_direct_hubs[i];
+	hlist_del_rcu(&ev->hub_node);
+	hub->nr--;
+	if (!--hub->per_level[level])
+		WRITE_ONCE(hub->levels, hub->levels & ~BIT(level));
+	if (!hub->nr)
+		WARN_ON_ONCE(tracepoint_probe_unregister(ev->tp,
+							 ev->direct->hub_probe,
+							 hub));
+	mutex_unlock(&pp_direct_hub_lock);
+}
+
+/* The index of @ev's encoder in pp_direct_descs. */
+static unsigned int pp_direct_index(const struct pp_event *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < pp_direct_nr_descs; i++)
+		if (pp_direct_descs[i] == ev->direct)
+			break;
+	return i;
+}
+
+/* Does @ev record through its tracepoint's hub? */
+static bool pp_direct_scoped(const struct pp_event *ev)
+{
+	return ev->scope.kind == PERF_PERSISTENT_SCOPE_CGROUP;
+}
 
 /**
  * pp_direct_layout_check - is an encoder's payload the kernel's?
@@ -122,30 +222,32 @@ static void pp_tp_match(struct tracepoint *tp, void *priv)
  * pp_direct_register - start recording @ev through its probe
  * @ev: an event with an encoder (@ev->direct), its buffers allocated
  *
- * Process context; takes the tracepoints' mutex and cpus_read_lock().
+ * An event without a scope gets its own probe; a cgroup-scoped one joins
+ * its tracepoint's hub.  Process context; takes pp_direct_hub_lock, the
+ * tracepoints' mutex and cpus_read_lock().
  *
- * Return: 0, -ENOENT if the kernel has no such tracepoint, or the error
- * of tracepoint_probe_register().
+ * Return: 0, -ENOENT if the kernel has no such tracepoint, -ENOMEM, or
+ * the error of tracepoint_probe_register().
  */
 int pp_direct_register(struct pp_event *ev)
 {
 	struct pp_tp_lookup l = { .name = ev->direct->name };
-	struct tracepoint **cached = NULL;
-	unsigned int i;
+	unsigned int i = pp_direct_index(ev);
 	int ret;
 
-	for (i = 0; i < pp_direct_nr_descs; i++)
-		if (pp_direct_descs[i] == ev->direct)
-			cached = &pp_direct_tps[i];
-	if (cached)
-		l.tp = READ_ONCE(*cached);
-	if (!l.tp)
-		for_each_kernel_tracepoint(pp_tp_match, &l);
-	if (!l.tp)
+	if (WARN_ON_ONCE(i == pp_direct_nr_descs))
 		return -ENOENT;
-	if (cached)
-		WRITE_ONCE(*cached, l.tp);
-	ret = tracepoint_probe_register(l.tp, ev->direct->probe, ev);
+	l.tp = READ_ONCE(pp_direct_tps[i]);
+	if (!l.tp) {
+		for_each_kernel_tracepoint(pp_tp_match, &l);
+		if (!l.tp)
+			return -ENOENT;
+		WRITE_ONCE(pp_direct_tps[i], l.tp);
+	}
+	if (pp_direct_scoped(ev))
+		ret = pp_direct_hub_add(ev, i, l.tp);
+	else
+		ret = tracepoint_probe_register(l.tp, ev->direct->probe, ev);
 	if (ret)
 		return ret;
 	ev->tp = l.tp;
@@ -163,7 +265,11 @@ void pp_direct_unregister(struct pp_event *ev)
 {
 	if (!ev->tp)
 		return;
-	WARN_ON_ONCE(tracepoint_probe_unregister(ev->tp, ev->direct->probe, ev));
+	if (pp_direct_scoped(ev))
+		pp_direct_hub_del(ev, pp_direct_index(ev));
+	else
+		WARN_ON_ONCE(tracepoint_probe_unregister(ev->tp,
+							 ev->direct->probe, ev));
 	ev->tp = NULL;
 }
 
@@ -184,8 +290,12 @@ int pp_direct_init(void)
 
 	pp_direct_tps = kcalloc(pp_direct_nr_descs, sizeof(*pp_direct_tps),
 				GFP_KERNEL);
-	if (!pp_direct_tps)
+	pp_direct_hubs = kcalloc(pp_direct_nr_descs, sizeof(*pp_direct_hubs),
+				 GFP_KERNEL);
+	if (!pp_direct_tps || !pp_direct_hubs) {
+		pp_direct_exit();
 		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu) {
 		void *p = vmalloc_node(PP_DIRECT_LEVELS * PP_DIRECT_SCRATCH,
 				       cpu_to_node(cpu));
@@ -210,6 +320,11 @@ void pp_direct_exit(void)
 		for (i = 0; i < PP_DIRECT_LEVELS; i++)
 			per_cpu(pp_direct_scratch[i], cpu) = NULL;
 	}
+	/* No event is left, so no hub's probe is registered. */
+	for (i = 0; pp_direct_hubs && i < pp_direct_nr_descs; i++)
+		kfree(pp_direct_hubs[i]);
+	kfree(pp_direct_hubs);
+	pp_direct_hubs = NULL;
 	kfree(pp_direct_tps);
 	pp_direct_tps = NULL;
 }

@@ -17,9 +17,11 @@
 #ifndef _PERF_PERSISTENT_DIRECT_H
 #define _PERF_PERSISTENT_DIRECT_H
 
+#include <linux/cgroup.h>
 #include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/trace_events.h>
@@ -48,7 +50,10 @@ struct pp_direct_field {
  * struct pp_direct_desc - an encoder, generated for one tracepoint
  * @system: the tracepoint's trace system, e.g. "sched"
  * @name: its name, e.g. "sched_switch"
- * @probe: the probe to register on it
+ * @probe: the probe to register on it for an event without a scope; its
+ *	data is the event
+ * @hub_probe: the probe to register on it for the cgroup-scoped events;
+ *	its data is their hub (struct pp_direct_hub)
  * @fields: returns the payload's fields as generated, and their number in
  *	*@nr
  * @raw_size: size of the fixed part of its payload (struct trace_entry
@@ -58,6 +63,7 @@ struct pp_direct_desc {
 	const char	*system;
 	const char	*name;
 	void		*probe;
+	void		*hub_probe;
 	const struct pp_direct_field *(*fields)(unsigned int *nr);
 	unsigned int	raw_size;
 };
@@ -77,6 +83,46 @@ bool pp_direct_attr_ok(const struct perf_event_attr *attr);
 int pp_direct_register(struct pp_event *ev);
 void pp_direct_unregister(struct pp_event *ev);
 void pp_direct_sync(void);
+
+/*
+ * Buckets of a hub's table.  An event goes in the bucket of its cgroup's
+ * id modulo their number: ids are handed out in order as cgroups are
+ * made, so a thousand containers made one after another have a bucket
+ * each.
+ */
+#define PP_DIRECT_HUB_BITS	10
+/* Depths of cgroups the hub tells apart; deeper ones share the last. */
+#define PP_DIRECT_HUB_LEVELS	BITS_PER_LONG
+
+/**
+ * struct pp_direct_hub - the cgroup-scoped events of one tracepoint
+ * @levels: bit L is set while an event is scoped to a cgroup at depth L
+ *	(the last bit: at that depth or deeper); read by the probe
+ * @per_level: how many events are scoped at each depth
+ * @nr: how many events are in @scoped
+ * @scoped: the events, in the bucket of their cgroup's id
+ *	(pp_direct_hub_slot(); struct pp_event.hub_node)
+ *
+ * One probe for all of them: on each hit it looks up the running task's
+ * cgroup and those of its ancestors at the depths in @levels, so a hit
+ * costs the same with one scoped event or a thousand.  Changed under
+ * pp_direct_hub_lock (direct.c); the probe reads it under the
+ * tracepoint's RCU.  A hub lives until the module's exit, its probe
+ * registered while it has events.
+ */
+struct pp_direct_hub {
+	unsigned long		levels;
+	unsigned int		per_level[PP_DIRECT_HUB_LEVELS];
+	unsigned int		nr;
+	struct hlist_head	scoped[1 << PP_DIRECT_HUB_BITS];
+};
+
+/* The bucket of @hub for the events scoped to @cgrp. */
+static __always_inline struct hlist_head *
+pp_direct_hub_slot(struct pp_direct_hub *hub, const struct cgroup *cgrp)
+{
+	return &hub->scoped[cgroup_id(cgrp) & ((1 << PP_DIRECT_HUB_BITS) - 1)];
+}
 
 /*
  * The rest is for the generated probes only.
@@ -254,10 +300,13 @@ static __always_inline void *pp_direct_begin_as(struct pp_event *ev,
  * The fields the tool records by default get their own copy of the code,
  * with the layout known at compile time.
  *
+ * A cgroup scope is not checked here: the hub's probe calls this only
+ * for the events whose cgroup holds the running task, and the other
+ * events on this path have no scope that filters.
+ *
  * Return: where the caller writes the payload, or NULL if the hit is not
- * recorded.  That is a task outside the event's cgroup scope, or, counted
- * as dropped, no buffer yet on this CPU, a frozen or paused event, or no
- * room.
+ * recorded: counted as dropped, no buffer yet on this CPU, a frozen or
+ * paused event, or no room.
  */
 static __always_inline void *pp_direct_begin(void *data,
 					     struct pp_direct_rec *rec,
@@ -276,8 +325,6 @@ static __always_inline void *pp_direct_begin(void *data,
 		     sizeof(u64) * hweight64((u64)(PP_DIRECT_FIELDS &
 						   ~PERF_SAMPLE_RAW)));
 	local64_inc(&pc->hits);
-	if (!pp_scope_admits(&ev->scope))
-		return NULL;
 	/*
 	 * The probe sees the hits of a CPU that the sync work has not given
 	 * a buffer yet, or could not.  Each is a loss that readers see
@@ -326,6 +373,81 @@ static __always_inline void pp_direct_end(struct pp_direct_rec *rec)
 		pp_buffer_write(rec->buf, rec->pos, rec->start, rec->size);
 	pp_buffer_commit_one(rec->buf, rec->pos, rec->size);
 	pp_event_after_store(rec->ev, rec->pc, rec->entry, rec->entry_size);
+}
+
+/**
+ * struct pp_direct_hub_iter - a hub's events whose cgroup holds the running task
+ * @hub: the hub
+ * @cgrp: the running task's cgroup
+ * @levels: the depths still to look at, of those where the hub has events
+ * @level: the depth being looked at
+ */
+struct pp_direct_hub_iter {
+	struct pp_direct_hub	*hub;
+	struct cgroup		*cgrp;
+	unsigned long		levels;
+	int			level;
+};
+
+/*
+ * The next event from @n on, in the bucket of the depth being looked at
+ * and then in those of the next depths, whose cgroup is the running task's
+ * or one of its ancestors.  Any context, under the tracepoint's RCU.
+ */
+static __always_inline struct pp_event *
+pp_direct_hub_scan(struct pp_direct_hub_iter *it, struct hlist_node *n)
+{
+	const int last = PP_DIRECT_HUB_LEVELS - 1;
+	struct cgroup *anc;
+
+	for (;;) {
+		for (; n; n = rcu_dereference_raw(hlist_next_rcu(n))) {
+			struct pp_event *ev = hlist_entry(n, struct pp_event,
+							  hub_node);
+
+			if (ev->scope.cgrp == it->cgrp->ancestors[it->level])
+				return ev;
+		}
+		/* The last bit stands for every depth from it down. */
+		if (it->level >= last && it->level < it->cgrp->level) {
+			it->level++;
+		} else if (it->levels) {
+			it->level = __ffs(it->levels);
+			it->levels &= it->levels - 1;
+		} else {
+			return NULL;
+		}
+		anc = it->cgrp->ancestors[it->level];
+		n = rcu_dereference_raw(hlist_first_rcu(pp_direct_hub_slot(it->hub,
+									   anc)));
+	}
+}
+
+/*
+ * The first event of @hub whose cgroup holds the running task, or NULL.
+ * The task's css_set is RCU-protected, and a grace period also waits for
+ * the probe, which runs with preemption off.
+ */
+static __always_inline struct pp_event *
+pp_direct_hub_first(struct pp_direct_hub *hub, struct pp_direct_hub_iter *it)
+{
+	const int last = PP_DIRECT_HUB_LEVELS - 1;
+
+	it->hub = hub;
+	it->cgrp = task_dfl_cgroup(current);
+	it->levels = READ_ONCE(hub->levels);
+	if (it->cgrp->level < last)
+		it->levels &= (2UL << it->cgrp->level) - 1;
+	it->level = -1;
+	return pp_direct_hub_scan(it, NULL);
+}
+
+/* The next one after @ev, or NULL. */
+static __always_inline struct pp_event *
+pp_direct_hub_next(struct pp_direct_hub_iter *it, struct pp_event *ev)
+{
+	return pp_direct_hub_scan(it,
+				  rcu_dereference_raw(hlist_next_rcu(&ev->hub_node)));
 }
 
 #endif /* _PERF_PERSISTENT_DIRECT_H */

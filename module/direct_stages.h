@@ -185,7 +185,13 @@ static __always_inline int pp_get_offsets_##call(			\
  * own assignments.  __perf_count() sets the record's PERIOD as perf's
  * does; __perf_task() only matters to per-task perf events.  The IP is the
  * return address of the probe's call, as perf's (perf_fetch_caller_regs()
- * in perf_trace_<class>()).
+ * in perf_trace_<class>()).  The record is written by
+ * pp_direct_record_<class>(), inlined into pp_direct_probe_<class>(), the
+ * probe of one event, and into pp_direct_one_<class>(), which
+ * pp_direct_hub_<class>(), the probe of the cgroup-scoped events of a hub
+ * (direct.h), calls for each of them whose cgroup holds the running task.
+ * A hit that none of them keeps costs the lookup alone, in a probe with a
+ * small frame.
  */
 #include <trace/stages/stage3_trace_output.h>
 #include <trace/stages/stage6_event_callback.h>
@@ -194,14 +200,16 @@ static __always_inline int pp_get_offsets_##call(			\
 #define PP_DIRECT_PROBE(probe)	NULL
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
-static inline void pp_direct_probe_##call(void *__data, proto) { }
+static inline void pp_direct_probe_##call(void *__data, proto) { }	\
+static inline void pp_direct_hub_##call(void *__data, proto) { }
 #else
 #define PP_DIRECT_PROBE(probe)	(probe)
 #undef __perf_count
 #define __perf_count(c)	(__count = (c))
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
-static notrace void pp_direct_probe_##call(void *__data, proto)	\
+static __always_inline void						\
+pp_direct_record_##call(void *__data, unsigned long __ip, proto)	\
 {									\
 	struct pp_offsets_##call __maybe_unused __data_offsets;	\
 	struct pp_raw_##call *entry;					\
@@ -218,7 +226,7 @@ static notrace void pp_direct_probe_##call(void *__data, proto)	\
 				offsetof(struct pp_raw_##call, __data) !=	\
 				sizeof(struct trace_entry) +		\
 				sizeof(struct pp_packed_##call),	\
-				_RET_IP_);				\
+				__ip);					\
 	if (!entry)							\
 		return;							\
 	tstruct								\
@@ -226,6 +234,29 @@ static notrace void pp_direct_probe_##call(void *__data, proto)	\
 	if (__count != 1)						\
 		pp_direct_period(&__rec, __count);			\
 	pp_direct_end(&__rec);						\
+}									\
+static notrace void pp_direct_probe_##call(void *__data, proto)	\
+{									\
+	u64 __count __maybe_unused;	/* args' __perf_count() sets it */ \
+									\
+	pp_direct_record_##call(__data, _RET_IP_, args);		\
+}									\
+static noinline notrace void						\
+pp_direct_one_##call(void *__data, unsigned long __ip, proto)		\
+{									\
+	u64 __count __maybe_unused;					\
+									\
+	pp_direct_record_##call(__data, __ip, args);			\
+}									\
+static notrace void pp_direct_hub_##call(void *__data, proto)		\
+{									\
+	u64 __count __maybe_unused;					\
+	struct pp_direct_hub_iter __it;					\
+	struct pp_event *__ev;						\
+									\
+	for (__ev = pp_direct_hub_first(__data, &__it); __ev;		\
+	     __ev = pp_direct_hub_next(&__it, __ev))			\
+		pp_direct_one_##call(__ev, _RET_IP_, args);		\
 }
 #endif /* PP_DIRECT_NO_PROBES */
 #undef DEFINE_EVENT
@@ -233,11 +264,13 @@ static notrace void pp_direct_probe_##call(void *__data, proto)	\
 static inline void __maybe_unused pp_direct_check_##evt(void)		\
 {									\
 	check_trace_callback_type_##evt(pp_direct_probe_##template);	\
+	check_trace_callback_type_##evt(pp_direct_hub_##template);	\
 }									\
 static const struct pp_direct_desc pp_direct_desc_##evt __maybe_unused = { \
 	.system		= __stringify(TRACE_SYSTEM),			\
 	.name		= #evt,						\
 	.probe		= PP_DIRECT_PROBE(pp_direct_probe_##template),	\
+	.hub_probe	= PP_DIRECT_PROBE(pp_direct_hub_##template),	\
 	.fields		= pp_direct_fields_##template,			\
 	.raw_size	= sizeof(struct pp_raw_##template),		\
 };

@@ -109,6 +109,8 @@ struct pp_cpu {
  *	its buffers are then the copies, and it has no counter or probe
  * @stopping: on the list of destroyed events waiting for their writers
  *	(pp_event_destroy())
+ * @hub_node: a cgroup-scoped event on the direct path: in its
+ *	tracepoint's hub (struct pp_direct_hub)
  * @rcu: frees the event after lockless lookups are done with it
  */
 struct pp_event {
@@ -137,6 +139,7 @@ struct pp_event {
 	struct pp_region_keep		keep;
 	struct pp_found_event		*prev;
 	struct llist_node		stopping;
+	struct hlist_node		hub_node;
 	struct rcu_head			rcu;
 };
 

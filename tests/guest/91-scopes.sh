@@ -255,6 +255,40 @@ check "counts are the CPUs': the task outside counts too" \
 	test "$(pp-ctl info cgp | sed -n 's/^count=//p')" -ge 9
 for e in cgp cgf cgd cgq; do pp-ctl destroy $e >/dev/null; done
 
+# The cgroup-scoped events of one tracepoint share one probe, which looks
+# up the running task's cgroup and its ancestors in a table (the hub,
+# module/direct.h): each event keeps its own cgroup's tasks, nested or not,
+# and the others go on when one of them goes.
+pp-ctl create hpa tp=raw_syscalls:sys_enter cgroup=/ppa detached \
+	create hps tp=raw_syscalls:sys_enter cgroup=/ppa/sub detached \
+	create hpb tp=raw_syscalls:sys_enter cgroup=/ppb detached >/tmp/hub
+check_eq "hub: three scoped events on one tracepoint" 3 "$(grep -c ': OK id=' /tmp/hub)"
+: >/tmp/in.out
+pp-tree calls 4 $cg/ppa/sub >/tmp/in.out 2>&1 &
+ip=$!
+: >/tmp/out.out
+pp-tree calls 5 $cg/ppb >/tmp/out.out 2>&1 &
+op=$!
+pp_wait_grep '^ready pid=' /tmp/in.out
+pp_wait_grep '^ready pid=' /tmp/out.out
+kill -USR1 $ip $op
+wait $ip
+wait $op
+check_eq "hub: /ppa keeps its descendant's task only" "$ip" "$(tids hpa | uniq)"
+check_eq "hub: /ppa/sub keeps its own task only" "$ip" "$(tids hps | uniq)"
+check_eq "hub: /ppb keeps its own task only" "$op" "$(tids hpb | uniq)"
+pp-ctl destroy hps >/dev/null
+: >/tmp/in.out
+pp-tree calls 4 $cg/ppa/sub >/tmp/in.out 2>&1 &
+ip2=$!
+pp_wait_grep '^ready pid=' /tmp/in.out
+kill -USR1 $ip2
+wait $ip2
+check_eq "hub: /ppa records on after /ppa/sub's event went" "$ip $ip2" \
+	"$(tids hpa | uniq | tr '\n' ' ' | sed 's/ $//')"
+check_eq "hub: /ppb got none of it" "$op" "$(tids hpb | uniq)"
+for e in hpa hpb; do pp-ctl destroy $e >/dev/null; done
+
 # ---- the tool ---------------------------------------------------------------
 : >/tmp/tl.out
 perf persistent create -n tl task:task_rename -- pp-tree tree 2 \
