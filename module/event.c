@@ -46,6 +46,8 @@
  *   pp_registry.lock -> kernfs active references
  *     Removing sysfs files waits for the show() calls in progress, so no show()
  *     takes pp_registry.lock or sync_lock.
+ *   ev->sync_lock -> pp_direct_hub_lock -> tracepoints_mutex -> cpu_hotplug_lock
+ *     direct.c registers and unregisters a hub's probe under its hub lock.
  *
  * Lifetime.  ops.c unlists an event and removes its sysfs files under the
  * registry lock, then calls pp_event_destroy() without it.  That removes
