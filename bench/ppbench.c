@@ -693,6 +693,74 @@ static long long ftrace_teardown(struct config *c)
 	return n;
 }
 
+/*
+ * LTTng's kernel tracer (scripts/lab-lttng stages it in the guest): a
+ * session of its own per configuration, 64 KiB per CPU (4 sub-buffers of
+ * 16 KiB), on close(2)'s entry and exit.  LTTng instruments system calls
+ * with events of its own, one per call and direction, so close's entry
+ * and exit are the hits of sys_enter and sys_exit that the loop makes;
+ * their payloads are close's (the fd; the return value), smaller than
+ * raw_syscalls' six arguments.  "lttng" is a snapshot session in overwrite
+ * mode, LTTng's flight recorder; "lttng-discard" a normal session whose
+ * consumer daemon writes the trace to /tmp (tmpfs) and whose buffers drop
+ * new events when full.
+ */
+#define LTTNG		"/usr/bin/lttng"
+#define LTTNG_OUT	"/tmp/ppbench-lttng"
+
+static int lttng_ready;
+
+/* Run "lttng ARGS" quietly; die if it fails. */
+static void lttng(const char *args)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), LTTNG " %s >/dev/null 2>&1", args);
+	if (system(cmd))
+		die("%s failed", cmd);
+}
+
+/* Start LTTng's session daemon once, if a configuration needs it. */
+static void lttng_start_daemon(void)
+{
+	if (lttng_ready)
+		return;
+	mkdir("/var", 0755);
+	mkdir("/var/run", 0755);
+	if (mount("none", "/var/run", "tmpfs", 0, NULL) && errno != EBUSY)
+		die("mount /var/run: %s", strerror(errno));
+	/* --daemonize returns once the daemon is ready for clients. */
+	if (system("/usr/bin/lttng-sessiond --daemonize >/dev/null 2>&1"))
+		die("lttng-sessiond did not start");
+	lttng_ready = 1;
+}
+
+static void lttng_setup(struct config *c)
+{
+	char args[256];
+
+	lttng_start_daemon();
+	snprintf(args, sizeof(args), "create ppbench %s -o " LTTNG_OUT,
+		 c->arg ? "" : "--snapshot");
+	lttng(args);
+	snprintf(args, sizeof(args),
+		 "enable-channel -k %s --subbuf-size=%luK --num-subbuf=4 c",
+		 c->arg ? "--discard" : "--overwrite", buffer_size / 4 / 1024);
+	lttng(args);
+	lttng("enable-event -k -c c --syscall close");
+	lttng("start");
+}
+
+static long long lttng_teardown(struct config *c)
+{
+	(void)c;
+	lttng("stop");
+	lttng("destroy ppbench");
+	if (system("rm -rf " LTTNG_OUT))
+		die("rm " LTTNG_OUT);
+	return -1;
+}
+
 static const char *const perf_record_cmd[] = {
 	"/usr/bin/perf", "record", "-o", "/dev/null", "-e", "raw_syscalls:*",
 	"--", NULL
@@ -727,6 +795,10 @@ static struct config configs[] = {
 	       perf_record_setup, perf_record_teardown, 0, perf_record_cmd),
 	CONFIG("ftrace", "tracefs instance, overwrite", ftrace_setup,
 	       ftrace_teardown, 0, NULL),
+	CONFIG("lttng", "LTTng, snapshot session, overwrite", lttng_setup,
+	       lttng_teardown, 0, NULL),
+	CONFIG("lttng-discard", "LTTng, normal session, discard", lttng_setup,
+	       lttng_teardown, 1, NULL),
 	CONFIG("persistent", "persistent events", pp_setup, pp_teardown, 0, NULL),
 	CONFIG("persistent-perf", "persistent events on perf's path",
 	       perf_path_setup, pp_teardown, PERF_PERSISTENT_CREATE_PERF_PATH,
@@ -1232,6 +1304,11 @@ int main(int argc, char **argv)
 			    (!p[len] || p[len] == ','))
 				configs[i].skip = 0;
 	}
+	/* Without LTTng in the guest (scripts/lab-lttng), its configurations go. */
+	if (access(LTTNG, X_OK))
+		for (i = 1; i < NR_CONFIGS; i++)
+			if (!strncmp(configs[i].name, "lttng", 5))
+				configs[i].skip = 1;
 	if (reps < 1 || reps > MAX_REPS)
 		die("-r: 1 to %d rounds", MAX_REPS);
 	self = realpath("/proc/self/exe", NULL);
@@ -1280,6 +1357,9 @@ int main(int argc, char **argv)
 	       config("persistent")->med / config("ftrace")->med);
 	printf("RATIO persistent/floor=%.3f\n",
 	       config("persistent")->med / config("floor")->med);
+	if (!config("lttng")->skip)
+		printf("RATIO persistent/lttng=%.3f\n",
+		       config("persistent")->med / config("lttng")->med);
 	printf("RATIO live-readers-1-extra/perf-native=%.3f\n", live_extra_ratio());
 	printf("RATIO cgroup-1/persistent=%.3f\n",
 	       config("cgroup-1")->med / config("persistent")->med);
