@@ -321,9 +321,10 @@ static __always_inline void *pp_direct_begin(void *data,
 	struct pp_buffer *buf = READ_ONCE(pc->buf);
 	u64 type = ev->fmt.sample_type;
 
-	BUILD_BUG_ON(PP_DIRECT_FIXED_SIZE != sizeof(struct perf_event_header) +
+	BUILD_BUG_ON(sizeof(struct perf_event_header) +
 		     sizeof(u64) * hweight64((u64)(PP_DIRECT_FIELDS &
-						   ~PERF_SAMPLE_RAW)));
+						   ~PERF_SAMPLE_RAW)) !=
+		     PP_DIRECT_FIXED_SIZE);
 	local64_inc(&pc->hits);
 	/*
 	 * The probe sees the hits of a CPU that the sync work has not given

@@ -555,7 +555,6 @@ void pp_event_stop(struct pp_event *ev)
 	pp_event_drop_trigger(ev);
 }
 
-
 /*
  * Give the target process's threads their task counters; sync_lock held.
  * enable_on_exec starts them disabled, for perf to enable at exec.
@@ -955,7 +954,8 @@ void pp_event_destroy(struct pp_event *ev)
  *
  * Their buffers go back to the memory limit and the region.  A creation
  * that found no room calls this, and tries again if it returns true; the
- * module's exit calls it after destroying the events left.  Process context, registry lock not held.
+ * module's exit calls it after destroying the events left.  Process
+ * context, registry lock not held.
  *
  * Return: whether any destroyed event was waiting.
  */

@@ -65,7 +65,7 @@ unsigned long pp_default_buffer_size = 64 * 1024;
  * tracepoint cannot have gone away meanwhile.  Process context.
  */
 static struct {
-	struct mutex			lock;
+	struct mutex			lock;	/* serialises the memo's use */
 	struct perf_event_attr		attr;
 	const struct cred		*cred;
 	const struct pp_direct_desc	*direct;
