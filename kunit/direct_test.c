@@ -6,12 +6,17 @@
  * field of the kernel's own definition of its event, with its name, offset
  * and size (the kernel under test is the one the layouts were generated
  * from: the same TRACE_EVENT()s, read by other macros); the check that
- * guards the direct path refuses each kind of difference; and which source
- * attrs may take the direct path.
+ * guards the direct path refuses each kind of difference; which source
+ * attrs may take the direct path; and the lookup of a tracepoint's
+ * cgroup-scoped events by the running task's cgroup.
  */
 #include <kunit/test.h>
 
+#include <linux/cgroup.h>
+#include <linux/kernfs.h>
+#include <linux/overflow.h>
 #include <linux/perf_event.h>
+#include <linux/rcupdate.h>
 #include <linux/trace_events.h>
 
 #include "../module/direct.h"
@@ -178,11 +183,153 @@ static void pp_direct_test_attr(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pp_direct_attr_ok(&b));
 }
 
+/*
+ * The hub of a tracepoint's cgroup-scoped events (direct.h): a lookup
+ * from a cgroup finds the events scoped to it and to its ancestors, in the
+ * order of their depth, whatever shares their bucket; the depths from the
+ * hub's last level down share its bit.  Fake cgroups: a level, the
+ * ancestors and a kernfs node for the id.
+ */
+static struct cgroup *hub_cgroup(struct kunit *test, struct cgroup *parent,
+				 u64 id)
+{
+	int level = parent ? parent->level + 1 : 0;
+	struct cgroup *cg = kunit_kzalloc(test, struct_size(cg, ancestors,
+							      level + 1),
+					  GFP_KERNEL);
+	struct kernfs_node *kn = kunit_kzalloc(test, sizeof(*kn), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, cg);
+	KUNIT_ASSERT_NOT_NULL(test, kn);
+	kn->id = id;
+	cg->kn = kn;
+	cg->level = level;
+	if (parent)
+		memcpy(cg->ancestors, parent->ancestors,
+		       level * sizeof(cg->ancestors[0]));
+	cg->ancestors[level] = cg;
+	return cg;
+}
+
+static struct pp_event *hub_event(struct kunit *test, struct pp_direct_hub *hub,
+				  struct cgroup *cg)
+{
+	struct pp_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev->scope.kind = PERF_PERSISTENT_SCOPE_CGROUP;
+	ev->scope.cgrp = cg;
+	pp_direct_hub_insert(hub, ev);
+	return ev;
+}
+
+/* The events a hit in @cg records into, in order, as a string of indexes. */
+static const char *hub_lookup(struct kunit *test, struct pp_direct_hub *hub,
+			      struct cgroup *cg, struct pp_event **evs,
+			      unsigned int nr)
+{
+	char *out = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct pp_direct_hub_iter it;
+	struct pp_event *ev;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	rcu_read_lock();
+	for (ev = pp_direct_hub_first(hub, cg, &it); ev;
+	     ev = pp_direct_hub_next(&it, ev))
+		for (i = 0; i < nr; i++)
+			if (evs[i] == ev)
+				snprintf(out + strlen(out), 64 - strlen(out),
+					 "%s%u", *out ? " " : "", i);
+	rcu_read_unlock();
+	return out;
+}
+
+static void pp_direct_test_hub(struct kunit *test)
+{
+	const unsigned int buckets = 1 << PP_DIRECT_HUB_BITS;
+	struct pp_direct_hub *hub = kunit_kzalloc(test, sizeof(*hub), GFP_KERNEL);
+	struct cgroup *root, *a, *b, *c, *d;
+	struct pp_event *evs[5];
+
+	KUNIT_ASSERT_NOT_NULL(test, hub);
+	root = hub_cgroup(test, NULL, 1);
+	a = hub_cgroup(test, root, 10);
+	b = hub_cgroup(test, a, 11);
+	c = hub_cgroup(test, root, 12);
+	/* d shares a's bucket. */
+	d = hub_cgroup(test, root, 10 + buckets);
+	evs[0] = hub_event(test, hub, a);
+	evs[1] = hub_event(test, hub, b);
+	evs[2] = hub_event(test, hub, c);
+	evs[3] = hub_event(test, hub, b);
+	evs[4] = hub_event(test, hub, d);
+	KUNIT_EXPECT_EQ(test, hub->levels, BIT(1) | BIT(2));
+
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, root, evs, 5), "");
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, a, evs, 5), "0");
+	/* The ancestor's first, then both of b's (the newest first). */
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, b, evs, 5), "0 3 1");
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, c, evs, 5), "2");
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, d, evs, 5), "4");
+
+	pp_direct_hub_remove(hub, evs[1]);
+	pp_direct_hub_remove(hub, evs[3]);
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, b, evs, 5), "0");
+	KUNIT_EXPECT_EQ(test, hub->levels, BIT(1));
+	pp_direct_hub_remove(hub, evs[0]);
+	pp_direct_hub_remove(hub, evs[2]);
+	pp_direct_hub_remove(hub, evs[4]);
+	KUNIT_EXPECT_EQ(test, hub->levels, 0UL);
+	KUNIT_EXPECT_EQ(test, hub->nr, 0U);
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, b, evs, 5), "");
+}
+
+/* Cgroups deeper than the hub's levels: the last bit stands for them all. */
+static void pp_direct_test_hub_deep(struct kunit *test)
+{
+	struct pp_direct_hub *hub = kunit_kzalloc(test, sizeof(*hub), GFP_KERNEL);
+	const int last = PP_DIRECT_HUB_LEVELS - 1;
+	struct cgroup *chain[PP_DIRECT_HUB_LEVELS + 8];
+	struct pp_event *evs[4];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, hub);
+	chain[0] = hub_cgroup(test, NULL, 1);
+	for (i = 1; i < ARRAY_SIZE(chain); i++)
+		chain[i] = hub_cgroup(test, chain[i - 1], 100 + i);
+	evs[0] = hub_event(test, hub, chain[2]);
+	evs[1] = hub_event(test, hub, chain[last]);
+	evs[2] = hub_event(test, hub, chain[last + 2]);
+	evs[3] = hub_event(test, hub, chain[last + 6]);
+	KUNIT_EXPECT_EQ(test, hub->levels, BIT(2) | BIT(last));
+
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, chain[last + 7], evs, 4),
+			   "0 1 2 3");
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, chain[last + 3], evs, 4),
+			   "0 1 2");
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, chain[last], evs, 4),
+			   "0 1");
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, chain[last - 1], evs, 4),
+			   "0");
+	/* The last bit stays while any of the deep ones is left. */
+	pp_direct_hub_remove(hub, evs[1]);
+	pp_direct_hub_remove(hub, evs[2]);
+	KUNIT_EXPECT_EQ(test, hub->levels, BIT(2) | BIT(last));
+	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, chain[last + 7], evs, 4),
+			   "0 3");
+	pp_direct_hub_remove(hub, evs[3]);
+	KUNIT_EXPECT_EQ(test, hub->levels, BIT(2));
+	pp_direct_hub_remove(hub, evs[0]);
+}
+
 static struct kunit_case pp_direct_test_cases[] = {
 	KUNIT_CASE(pp_direct_test_table),
 	KUNIT_CASE(pp_direct_test_layouts),
 	KUNIT_CASE(pp_direct_test_layout_check),
 	KUNIT_CASE(pp_direct_test_attr),
+	KUNIT_CASE(pp_direct_test_hub),
+	KUNIT_CASE(pp_direct_test_hub_deep),
 	{}
 };
 

@@ -55,10 +55,47 @@ static struct tracepoint **pp_direct_tps;
 static struct pp_direct_hub **pp_direct_hubs;
 static DEFINE_MUTEX(pp_direct_hub_lock);
 
+
 /* Depth of a cgroup in a hub's levels. */
 static unsigned int pp_direct_hub_level(const struct cgroup *cgrp)
 {
 	return min(cgrp->level, PP_DIRECT_HUB_LEVELS - 1);
+}
+
+/**
+ * pp_direct_hub_insert - add a cgroup-scoped event to a hub's table
+ * @hub: the hub
+ * @ev: the event
+ *
+ * Probes may be reading the table.  Process context, under
+ * pp_direct_hub_lock (or, in a test, with no probe).
+ */
+void pp_direct_hub_insert(struct pp_direct_hub *hub, struct pp_event *ev)
+{
+	unsigned int level = pp_direct_hub_level(ev->scope.cgrp);
+
+	hub->nr++;
+	hub->per_level[level]++;
+	WRITE_ONCE(hub->levels, hub->levels | BIT(level));
+	hlist_add_head_rcu(&ev->hub_node, pp_direct_hub_slot(hub, ev->scope.cgrp));
+}
+
+/**
+ * pp_direct_hub_remove - take a cgroup-scoped event out of a hub's table
+ * @hub: the hub
+ * @ev: the event
+ *
+ * Probes may still be looking at @ev until pp_direct_sync() returns.
+ * Process context, under pp_direct_hub_lock (or, in a test, with no probe).
+ */
+void pp_direct_hub_remove(struct pp_direct_hub *hub, struct pp_event *ev)
+{
+	unsigned int level = pp_direct_hub_level(ev->scope.cgrp);
+
+	hlist_del_rcu(&ev->hub_node);
+	hub->nr--;
+	if (!--hub->per_level[level])
+		WRITE_ONCE(hub->levels, hub->levels & ~BIT(level));
 }
 
 /*
@@ -69,8 +106,6 @@ static unsigned int pp_direct_hub_level(const struct cgroup *cgrp)
 static int pp_direct_hub_add(struct pp_event *ev, unsigned int i,
 			     struct tracepoint *tp)
 {
-	struct cgroup *cgrp = ev->scope.cgrp;
-	unsigned int level = pp_direct_hub_level(cgrp);
 	struct pp_direct_hub *hub;
 	int ret = 0;
 
@@ -89,10 +124,7 @@ static int pp_direct_hub_add(struct pp_event *ev, unsigned int i,
 		if (ret)
 			goto unlock;
 	}
-	hub->nr++;
-	hub->per_level[level]++;
-	WRITE_ONCE(hub->levels, hub->levels | BIT(level));
-	hlist_add_head_rcu(&ev->hub_node, pp_direct_hub_slot(hub, cgrp));
+	pp_direct_hub_insert(hub, ev);
 unlock:
 	mutex_unlock(&pp_direct_hub_lock);
 	return ret;
@@ -105,15 +137,11 @@ unlock:
  */
 static void pp_direct_hub_del(struct pp_event *ev, unsigned int i)
 {
-	unsigned int level = pp_direct_hub_level(ev->scope.cgrp);
 	struct pp_direct_hub *hub;
 
 	mutex_lock(&pp_direct_hub_lock);
 	hub = pp_direct_hubs[i];
-	hlist_del_rcu(&ev->hub_node);
-	hub->nr--;
-	if (!--hub->per_level[level])
-		WRITE_ONCE(hub->levels, hub->levels & ~BIT(level));
+	pp_direct_hub_remove(hub, ev);
 	if (!hub->nr)
 		WARN_ON_ONCE(tracepoint_probe_unregister(ev->tp,
 							 ev->direct->hub_probe,

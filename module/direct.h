@@ -83,6 +83,9 @@ bool pp_direct_attr_ok(const struct perf_event_attr *attr);
 int pp_direct_register(struct pp_event *ev);
 void pp_direct_unregister(struct pp_event *ev);
 void pp_direct_sync(void);
+struct pp_direct_hub;
+void pp_direct_hub_insert(struct pp_direct_hub *hub, struct pp_event *ev);
+void pp_direct_hub_remove(struct pp_direct_hub *hub, struct pp_event *ev);
 
 /*
  * Buckets of a hub's table.  An event goes in the bucket of its cgroup's
@@ -425,17 +428,19 @@ pp_direct_hub_scan(struct pp_direct_hub_iter *it, struct hlist_node *n)
 }
 
 /*
- * The first event of @hub whose cgroup holds the running task, or NULL.
- * The task's css_set is RCU-protected, and a grace period also waits for
- * the probe, which runs with preemption off.
+ * The first event of @hub whose cgroup is @cgrp or one of its ancestors,
+ * or NULL.  The probe passes the running task's cgroup: the task's
+ * css_set is RCU-protected, and a grace period also waits for the probe,
+ * which runs with preemption off.
  */
 static __always_inline struct pp_event *
-pp_direct_hub_first(struct pp_direct_hub *hub, struct pp_direct_hub_iter *it)
+pp_direct_hub_first(struct pp_direct_hub *hub, struct cgroup *cgrp,
+		    struct pp_direct_hub_iter *it)
 {
 	const int last = PP_DIRECT_HUB_LEVELS - 1;
 
 	it->hub = hub;
-	it->cgrp = task_dfl_cgroup(current);
+	it->cgrp = cgrp;
 	it->levels = READ_ONCE(hub->levels);
 	if (it->cgrp->level < last)
 		it->levels &= (2UL << it->cgrp->level) - 1;

@@ -254,7 +254,8 @@ static notrace void pp_direct_hub_##call(void *__data, proto)		\
 	struct pp_direct_hub_iter __it;					\
 	struct pp_event *__ev;						\
 									\
-	for (__ev = pp_direct_hub_first(__data, &__it); __ev;		\
+	for (__ev = pp_direct_hub_first(__data, task_dfl_cgroup(current), \
+					&__it); __ev;				\
 	     __ev = pp_direct_hub_next(&__it, __ev))			\
 		pp_direct_one_##call(__ev, _RET_IP_, args);		\
 }
