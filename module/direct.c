@@ -49,12 +49,11 @@ static struct tracepoint **pp_direct_tps;
  * Each encoder's hub of cgroup-scoped events, made at its first such event
  * and kept until the module's exit, in the order of pp_direct_descs.  The
  * lock serialises the changes of every hub, with the registration and
- * unregistration of its probe; it nests inside the registry lock and
- * outside the tracepoints' mutex.
+ * unregistration of its probe; it nests inside an event's sync_lock and
+ * outside the tracepoints' mutex (the lock order at the top of event.c).
  */
 static struct pp_direct_hub **pp_direct_hubs;
 static DEFINE_MUTEX(pp_direct_hub_lock);
-
 
 /* Depth of a cgroup in a hub's levels. */
 static unsigned int pp_direct_hub_level(const struct cgroup *cgrp)
