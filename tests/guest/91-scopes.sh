@@ -218,6 +218,21 @@ pp-ctl destroy sg >/dev/null
 
 # ---- cgroup scope ----------------------------------------------------------
 cg=/sys/fs/cgroup
+# run_in_and_out: a task in /ppa/sub makes 4 calls (pid in ip) while one in
+# /ppb makes 5 (pid in op); both have ended on return.
+run_in_and_out() {
+	: >/tmp/in.out
+	pp-tree calls 4 $cg/ppa/sub >/tmp/in.out 2>&1 &
+	ip=$!
+	: >/tmp/out.out
+	pp-tree calls 5 $cg/ppb >/tmp/out.out 2>&1 &
+	op=$!
+	pp_wait_grep '^ready pid=' /tmp/in.out
+	pp_wait_grep '^ready pid=' /tmp/out.out
+	kill -USR1 $ip $op
+	wait $ip
+	wait $op
+}
 mkdir -p $cg
 grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
 mkdir -p $cg/ppa/sub $cg/ppb
@@ -233,17 +248,7 @@ pp-ctl info cgp >/tmp/cgp.info
 check_eq "info: scope CGROUP" 2 "$(pp_field scope /tmp/cgp.info)"
 check_eq "info: the cgroup's id, its directory's inode" "$(stat -c %i $cg/ppa)" \
 	"$(pp_field cgroup_id /tmp/cgp.info)"
-: >/tmp/in.out
-pp-tree calls 4 $cg/ppa/sub >/tmp/in.out 2>&1 &
-ip=$!
-: >/tmp/out.out
-pp-tree calls 5 $cg/ppb >/tmp/out.out 2>&1 &
-op=$!
-pp_wait_grep '^ready pid=' /tmp/in.out
-pp_wait_grep '^ready pid=' /tmp/out.out
-kill -USR1 $ip $op
-wait $ip
-wait $op
+run_in_and_out
 for e in cgp cgf; do
 	check_eq "$e: 4 records, all of the task in the cgroup's descendant" \
 		"$ip $ip $ip $ip" "$(tids $e | tr '\n' ' ' | sed 's/ $//')"
@@ -263,17 +268,7 @@ pp-ctl create hpa tp=raw_syscalls:sys_enter cgroup=/ppa detached \
 	create hps tp=raw_syscalls:sys_enter cgroup=/ppa/sub detached \
 	create hpb tp=raw_syscalls:sys_enter cgroup=/ppb detached >/tmp/hub
 check_eq "hub: three scoped events on one tracepoint" 3 "$(grep -c ': OK id=' /tmp/hub)"
-: >/tmp/in.out
-pp-tree calls 4 $cg/ppa/sub >/tmp/in.out 2>&1 &
-ip=$!
-: >/tmp/out.out
-pp-tree calls 5 $cg/ppb >/tmp/out.out 2>&1 &
-op=$!
-pp_wait_grep '^ready pid=' /tmp/in.out
-pp_wait_grep '^ready pid=' /tmp/out.out
-kill -USR1 $ip $op
-wait $ip
-wait $op
+run_in_and_out
 check_eq "hub: /ppa keeps its descendant's task only" "$ip" "$(tids hpa | uniq)"
 check_eq "hub: /ppa/sub keeps its own task only" "$ip" "$(tids hps | uniq)"
 check_eq "hub: /ppb keeps its own task only" "$op" "$(tids hpb | uniq)"
