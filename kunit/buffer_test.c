@@ -240,7 +240,7 @@ static void pp_buffer_test_full_then_overwrite(struct kunit *test)
 	unsigned int n = PAGE_SIZE / 64, i;
 	struct pp_buffer_stats st;
 
-	KUNIT_ASSERT_EQ(test, PAGE_SIZE >> PP_EVICT_AHEAD_SHIFT, 64UL);
+	KUNIT_ASSERT_EQ(test, pp_buffer_ahead(buf), 64UL);
 	for (i = 1; i <= n; i++)
 		KUNIT_ASSERT_EQ(test, put_record(buf, 64, i), 0);
 	pp_buffer_stats(buf, &st);
@@ -273,13 +273,13 @@ static void pp_buffer_test_full_then_overwrite(struct kunit *test)
 
 /*
  * Eviction ahead never leaves less than the buffer's size minus a 64th
- * minus the longest record held, and a record that fills the buffer on its
- * own evicts everything else.
+ * minus the longest record held, a record that fills the buffer on its
+ * own evicts everything else, and the room ahead is at most 8 KiB.
  */
 static void pp_buffer_test_evict_ahead_bounds(struct kunit *test)
 {
 	struct pp_buffer *buf = new_buffer(test, 4 * PAGE_SIZE);
-	unsigned long ahead = buf->size >> PP_EVICT_AHEAD_SHIFT;
+	unsigned long ahead = pp_buffer_ahead(buf);
 	struct pp_buffer_stats st;
 	struct rnd_state rnd;
 	unsigned int i, held;
@@ -302,6 +302,11 @@ static void pp_buffer_test_evict_ahead_bounds(struct kunit *test)
 	pp_buffer_stats(buf, &st);
 	KUNIT_EXPECT_EQ(test, walk(test, buf, 3001), 1U);
 	KUNIT_EXPECT_EQ(test, st.overwritten, (u64)3000);
+	pp_buffer_free(buf);
+
+	/* In a large buffer the room ahead stays 8 KiB: the clearing is short. */
+	buf = new_buffer(test, 1 << 20);
+	KUNIT_EXPECT_EQ(test, pp_buffer_ahead(buf), 8192UL);
 	pp_buffer_free(buf);
 }
 
@@ -362,7 +367,7 @@ static void pp_buffer_test_many_wraps(struct kunit *test)
 	}
 	KUNIT_EXPECT_GE(test, perf_n, held);
 	/* The record at the tail, and those starting in the 128 bytes above. */
-	KUNIT_EXPECT_LE(test, perf_n, held + 1 + (buf->size >> PP_EVICT_AHEAD_SHIFT) / 16);
+	KUNIT_EXPECT_LE(test, perf_n, held + 1 + pp_buffer_ahead(buf) / 16);
 	pp_buffer_free(buf);
 }
 

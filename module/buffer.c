@@ -14,8 +14,9 @@
  * Eviction.  To know how many records were overwritten, the outermost
  * writer keeps a bitmap with one bit per 8 bytes of data marking where a
  * held record starts.  When a new record needs the oldest ones' room, the
- * new tail is the highest marked position a 64th of the buffer below where
- * the tail must at least go (PP_EVICT_AHEAD_SHIFT); the marks from there
+ * new tail is the highest marked position a 64th of the buffer (at most
+ * 8 KiB) below where the tail must at least go (pp_buffer_ahead()); the
+ * marks from there
  * to the old tail are counted as overwritten records and cleared, a word
  * at a time.  The search scans no more bits than the evicted records are
  * long (plus, at most once per lap of the buffer, the bits up to the
@@ -340,7 +341,7 @@ static unsigned long pp_buffer_clear_starts(struct pp_buffer *buf,
  */
 noinline void pp_buffer_evict_ahead(struct pp_buffer *buf, unsigned long head)
 {
-	unsigned long limit = head + buf->size - (buf->size >> PP_EVICT_AHEAD_SHIFT);
+	unsigned long limit = head + buf->size - pp_buffer_ahead(buf);
 	unsigned long done = buf->done, tail = buf->tail, new;
 
 	if (tail == done || (long)(limit - done) < 0)

@@ -262,13 +262,21 @@ static __always_inline unsigned long pp_buffer_oldest_start(const struct pp_buff
 
 /*
  * Eviction runs ahead of need: when a head would pass the tail, the oldest
- * records are evicted until a 64th of the buffer more than the new record
- * needs is free.  So one search of the bitmap, and one clearing of the
- * marks that counts them, serve the records that fill that room after it;
- * a buffer holds at least this much less than its size of its newest
- * records.
+ * records are evicted until a 64th of the buffer (at most 8 KiB) more than
+ * the new record needs is free.  So one search of the bitmap, and one
+ * clearing of the marks that counts them, serve the records that fill that
+ * room after it; a buffer holds up to this much less than its size of its
+ * newest records.  The bound keeps the clearing, which may run in NMI,
+ * short in the largest buffers.
  */
 #define PP_EVICT_AHEAD_SHIFT	6
+#define PP_EVICT_AHEAD_MAX	8192UL
+
+/* The room eviction frees ahead of need in @buf. */
+static inline unsigned long pp_buffer_ahead(const struct pp_buffer *buf)
+{
+	return min(buf->size >> PP_EVICT_AHEAD_SHIFT, PP_EVICT_AHEAD_MAX);
+}
 
 void pp_buffer_evict_ahead(struct pp_buffer *buf, unsigned long head);
 
