@@ -953,18 +953,13 @@ void pp_event_destroy(struct pp_event *ev)
  * pp_events_reap - finish the destroyed events still waiting for their writers
  *
  * Their buffers go back to the memory limit and the region.  A creation
- * that found no room calls this, and tries again if it returns true; the
- * module's exit calls it after destroying the events left.  Process
- * context, registry lock not held.
- *
- * Return: whether any destroyed event was waiting.
+ * that found no room calls this and tries again; the module's exit calls
+ * it after destroying the events left.  Process context, registry lock
+ * not held.
  */
-bool pp_events_reap(void)
+void pp_events_reap(void)
 {
-	bool waiting = !llist_empty(&pp_stopping);
-
-	/* flush_work() says whether the work was queued or running. */
-	return flush_work(&pp_stopping_work) || waiting;
+	flush_work(&pp_stopping_work);
 }
 
 /*

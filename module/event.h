@@ -193,7 +193,7 @@ void pp_events_wait_writers(bool direct);
 void pp_event_trigger_free(struct pp_trigger *trig);
 void pp_event_stop(struct pp_event *ev);
 void pp_event_destroy(struct pp_event *ev);
-bool pp_events_reap(void);
+void pp_events_reap(void);
 void pp_events_stop_put(struct list_head *list);
 void pp_event_free(struct pp_event *ev);
 struct pp_event *pp_event_alloc_previous(struct pp_found_event *fe);

@@ -261,9 +261,15 @@ int pp_ops_create(const struct pp_event_spec *spec, u32 *id)
 {
 	int ret = pp_ops_create_once(spec, id);
 
-	/* Destroyed events may still hold memory or the region's room. */
-	if ((ret == -ENOSPC || ret == -ENOMEM) && pp_events_reap())
+	/*
+	 * Destroyed events may still hold memory or the region's room, or
+	 * may have given it back while this try was failing: wait for them
+	 * and try once more.
+	 */
+	if (ret == -ENOSPC || ret == -ENOMEM) {
+		pp_events_reap();
 		ret = pp_ops_create_once(spec, id);
+	}
 	return ret;
 }
 

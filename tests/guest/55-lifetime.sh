@@ -57,8 +57,9 @@ check_eq "no event survives a reload" "" "$(ls "$PP_SYS/events")"
 # the wait to a work shared by the events destroyed meanwhile), a file
 # owning 100 events that closes, and an unload that finds 100 detached
 # events.  A kprobe counts synchronize_rcu() calls; each of the three may
-# make at most half as many as it has events.  The events are on the
-# direct path, so perf has no counters of theirs to release.
+# make at most half as many as it has events.  On x86 the events are on the
+# direct path; elsewhere on perf's, whose counters' release waits for no
+# grace period of its own outside PREEMPT_RT.
 kp=/sys/kernel/tracing
 # (The lab's debug kernel has no kprobe events: there the batches run,
 # under its checkers, uncounted.)
@@ -90,7 +91,8 @@ for i in $(seq 1 100); do
 done
 # shellcheck disable=SC2086 # one word per argument
 pp-ctl $(echo "$many" | sed 's/buffer=4096/& detached/g') >/dev/null
-check_eq "100 events on the direct path" 100 \
+# mce_record has an encoder; the RAS events record through perf's path.
+! pp_have_mce || check_eq "100 events on the direct path" 100 \
 	"$(cat "$PP_SYS"/instances/m*/path | grep -c '^direct$')"
 c0=$(sync_rcu_calls)
 # shellcheck disable=SC2086
