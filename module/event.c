@@ -507,9 +507,9 @@ static void pp_event_halt(struct pp_event *ev)
  * running.  Overflow handlers run with preemption or interrupts off, which
  * an RCU grace period covers.  The direct path's probes also run under
  * their tracepoint's SRCU, which pp_direct_sync() waits for.  Process
- * context.
+ * context.  Out of line: a guest test counts its calls with a kprobe.
  */
-void pp_events_wait_writers(bool direct)
+noinline void pp_events_wait_writers(bool direct)
 {
 	if (direct)
 		pp_direct_sync();
