@@ -23,9 +23,11 @@
  *     EXIT_DEAD); counted.
  * Each event's time must not go backwards.  COMM records are not
  * compared (each event keeps its own cache of them).  The direct path may
- * hold hits perf's path dropped (up to RESYNC in a row; perf drops a hit
- * when its recursion guard for the context is taken, by a perf handler
- * the hit interrupted, or on 6.12 by the task's): counted as direct_only.
+ * hold hits perf's path dropped (up to RESYNC in a row, or its last up
+ * to RESYNC records when all are older than the perf event's next one;
+ * perf drops a hit when its recursion guard for the context is taken, by
+ * a perf handler the hit interrupted, or on 6.12 by the task's): counted
+ * as direct_only.
  * Never the reverse.
  *
  * The perf event must be created first and paused last, so that its
@@ -350,6 +352,16 @@ static int compare(const struct side *p, const struct side *d, unsigned int i,
 			i += k - 1;
 			j--;
 			continue;
+		}
+		/*
+		 * The direct event's last few records, all older than the
+		 * perf event's next one: hits perf's path dropped just
+		 * before the direct event was paused.
+		 */
+		if (d->nr - i <= RESYNC &&
+		    p->recs[j].d.time > d->recs[d->nr - 1].d.time) {
+			t->direct_only += d->nr - i;
+			return 0;
 		}
 		if (!quiet) {
 			differ(&p->recs[j], &d->recs[i], cpu, i, 0, NULL);
