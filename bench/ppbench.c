@@ -384,20 +384,28 @@ static long long pp_recorded(int paused)
 	return paused ? a.dropped + b.dropped : a.written + b.written;
 }
 
-static long long module_refcnt(void)
+/* Readers receiving records from persistent event @name, over all CPUs. */
+static long long event_readers(const char *name)
 {
-	return read_num("/sys/module/perf_persistent/refcnt");
+	char path[256];
+
+	snprintf(path, sizeof(path),
+		 "/sys/bus/event_source/devices/persistent/instances/%s/readers",
+		 name);
+	return read_num(path);
 }
 
 /*
- * Start @n "perf record -a" readers of @events (@nr_events of them); wait
- * until all are in: each perf opens a reader per event and CPU.
+ * Start @n "perf record -a" readers of @events, which name the persistent
+ * events @names (NULL-terminated); wait until all are in: each perf opens
+ * a reader per event and CPU, then synthesizes the system's tasks, then
+ * enables them, and only an enabled reader is counted in "readers".  A
+ * reader still synthesizing would be counted in the loop's window.
  */
-static void readers_start(int n, const char *events, int nr_events)
+static void readers_start(int n, const char *events, const char *const *names)
 {
-	long long want = module_refcnt() + (long long)n * ncpus * nr_events;
 	double t0 = now();
-	int i;
+	int i, in;
 
 	for (i = 0; i < n; i++) {
 		pid_t pid = fork();
@@ -415,13 +423,14 @@ static void readers_start(int n, const char *events, int nr_events)
 		}
 		readers[nr_readers++] = pid;
 	}
-	while (module_refcnt() < want) {
-		if (now() - t0 > 60)
+	do {
+		if (now() - t0 > 120)
 			die("perf readers did not start");
-		usleep(100000);
-	}
-	/* perf enables its events after opening them all. */
-	sleep(1);
+		usleep(20000);
+		for (in = 1, i = 0; names[i]; i++)
+			if (event_readers(names[i]) < (long long)n * ncpus)
+				in = 0;
+	} while (!in);
 }
 
 static void readers_stop(void)
@@ -577,15 +586,21 @@ static long long floor_teardown(struct config *c)
 static void live_setup(struct config *c)
 {
 	recorded_create(0);
+	static const char *const names[] = {
+		"bench_sys_enter", "bench_sys_exit", NULL
+	};
+
 	readers_start(c->arg, "persistent/bench_sys_enter,nohistory/,"
-			      "persistent/bench_sys_exit,nohistory/", 2);
+			      "persistent/bench_sys_exit,nohistory/", names);
 }
 
 /* c->arg perf readers of mce_record, which does not fire. */
 static void idle_setup(struct config *c)
 {
 	recorded_create(0);
-	readers_start(c->arg, "persistent/mce_record/", 1);
+	static const char *const names[] = { "mce_record", NULL };
+
+	readers_start(c->arg, "persistent/mce_record/", names);
 }
 
 static long long readers_teardown(struct config *c)
