@@ -254,6 +254,8 @@ static unsigned int pp_flags;
 #define BENCH_CGROUP	"/ppbench"
 #define OTHER_CGROUP	"/ppbench-other"
 static const char *pp_cgroup;
+/* The process the created events are scoped to (TASK, inherited), or 0. */
+static pid_t pp_task;
 
 static void cgroup_join(void)
 {
@@ -286,7 +288,11 @@ static int pp_create(const char *name, const char *tp, int paused)
 	};
 
 	snprintf(c.name, sizeof(c.name), "%s", name);
-	if (pp_cgroup) {
+	if (pp_task) {
+		attr.inherit = 1;
+		c.scope = PERF_PERSISTENT_SCOPE_TASK;
+		c.target = pp_task;
+	} else if (pp_cgroup) {
 		c.scope = PERF_PERSISTENT_SCOPE_CGROUP;
 		c.target = -1;
 		c.cgroup_path = (unsigned long)pp_cgroup;
@@ -549,6 +555,62 @@ static void scoped_destroy(void)
 {
 	while (nr_scoped)
 		pp_destroy(scoped_ids[--nr_scoped]);
+}
+
+/*
+ * The task configurations: the recorded events scoped to ppbench, which
+ * the loop inherits as perf record -p would have it (TASK, attr.inherit),
+ * beside the same two events scoped to each of c->arg - 1 sleeping
+ * processes: a host with c->arg process trees, each with its own
+ * recorder on the same tracepoints.  TASK scopes take perf's path, so
+ * persistent-perf is their reference.
+ */
+static pid_t sleepers[MAX_OTHERS];
+static int nr_sleepers;
+
+static void task_setup(struct config *c)
+{
+	char name[PERF_PERSISTENT_NAME_MAX];
+	unsigned long size = buffer_size;
+	int i, t;
+
+	buffer_size = 4096;
+	for (i = 1; i < c->arg; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (!pid) {
+			for (;;)
+				pause();
+		}
+		sleepers[nr_sleepers++] = pid;
+		pp_task = pid;
+		for (t = 0; t < 2; t++) {
+			snprintf(name, sizeof(name), "bench_t%d_%d", i, t);
+			scoped_ids[nr_scoped++] = pp_create(name, recorded_tps[t], 0);
+		}
+	}
+	buffer_size = size;
+	/* After the sleepers: they must not inherit ppbench's events. */
+	pp_task = getpid();
+	recorded_create(0);
+	pp_task = 0;
+}
+
+static long long task_teardown(struct config *c)
+{
+	long long n = recorded_destroy(0);
+
+	(void)c;
+	scoped_destroy();
+	while (nr_sleepers) {
+		pid_t pid = sleepers[--nr_sleepers];
+
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	return n;
 }
 
 static void cgroup_setup(struct config *c)
@@ -834,6 +896,14 @@ static struct config configs[] = {
 	       cgroup_setup, cgroup_teardown, 1, NULL),
 	CONFIG("cgroup-other-1000", "cgroup-other-1 + 999 more cgroups",
 	       cgroup_setup, cgroup_teardown, 1000, NULL),
+	CONFIG("task-1", "persistent, scoped to the loop's process tree",
+	       task_setup, task_teardown, 1, NULL),
+	CONFIG("task-10", "task-1 + the same for 9 other processes",
+	       task_setup, task_teardown, 10, NULL),
+	CONFIG("task-100", "task-1 + the same for 99 other processes",
+	       task_setup, task_teardown, 100, NULL),
+	CONFIG("task-1000", "task-1 + the same for 999 other processes",
+	       task_setup, task_teardown, 1000, NULL),
 	CONFIG("no-time", "persistent without the time field", fields_setup,
 	       pp_teardown, FIELDS & ~PERF_SAMPLE_TIME, NULL),
 	CONFIG("no-raw", "persistent without the raw payload", fields_setup,
@@ -1382,6 +1452,10 @@ int main(int argc, char **argv)
 	       config("cgroup-1000")->med / config("cgroup-1")->med);
 	printf("RATIO cgroup-other-1000/cgroup-other-1=%.3f\n",
 	       config("cgroup-other-1000")->med / config("cgroup-other-1")->med);
+	printf("RATIO task-1/persistent-perf=%.3f\n",
+	       config("task-1")->med / config("persistent-perf")->med);
+	printf("RATIO task-1000/task-1=%.3f\n",
+	       config("task-1000")->med / config("task-1")->med);
 	printf("RATIO kept/persistent=%.3f\n",
 	       config("kept")->med / config("persistent")->med);
 	print_lifecycle();
