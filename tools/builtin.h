@@ -204,10 +204,14 @@ int id_verb(int argc, char **argv, unsigned long cmd, const char *done,
 int run_command(char **cmd);
 
 /*
- * script and record: describe the event named by the one operand,
- * snapshot its buffers and make a printer that knows its tasks' names.
- * 0, or the exit status with the reason on stderr.
+ * script and record: describe event @name (through the control device
+ * @fd), snapshot its buffers and make a printer that knows its tasks'
+ * names.  0, or 1 with the reason on stderr.
  */
+int read_named_event(int fd, const char *name, struct pp_event_desc *desc,
+		     struct pp_snapshot *snap, struct pp_printer **p,
+		     bool wall_clock);
+/* The same for the event named by the one operand; 0 or the exit status. */
 int read_event(int argc, char **argv, struct pp_event_desc *desc,
 	       struct pp_snapshot *snap, struct pp_printer **p,
 	       bool wall_clock);

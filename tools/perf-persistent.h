@@ -355,14 +355,31 @@ int filter_compile(const struct perf_event_attr *attr, const char *expr,
 
 /* ---- perfdata.c: export ---------------------------------------------- */
 
-/*
- * Write @snap as a perf.data file at @path: the records as samples of
- * @attr, preceded by COMM records for the pids @p knows, with the tracing
- * data perf needs for a tracepoint.  Returns 0, or -1 with a message on
- * stderr.
+/**
+ * struct pp_export - one event's records, to go into a perf.data file
+ * @name: the persistent event's name, for messages
+ * @attr: its source attr
+ * @id: the id its records carry
+ * @snap: its records
+ * @p: its printer: the tracepoint's format and the tasks' names
  */
-int perfdata_write(const char *path, const struct perf_event_attr *attr,
-		   unsigned int id, const struct pp_snapshot *snap,
-		   struct pp_printer *p);
+struct pp_export {
+	const char			*name;
+	struct perf_event_attr		attr;
+	unsigned int			id;
+	const struct pp_snapshot	*snap;
+	struct pp_printer		*p;
+};
+
+/*
+ * Write the records of the @nr events @ev as one perf.data file at @path,
+ * as perf record would have written them: an attr per event, COMM
+ * records naming every task the records name, the tracing data perf needs
+ * for tracepoints, and the header features perf's tools read.  @cmdline
+ * (@argc strings) is the command that made the file.  Returns 0, or -1
+ * with a message on stderr.
+ */
+int perfdata_write(const char *path, const struct pp_export *ev, size_t nr,
+		   int argc, char **cmdline);
 
 #endif /* PERF_PERSISTENT_TOOL_H */

@@ -2,35 +2,54 @@
 /*
  * perf-persistent tool: export to perf.data.
  *
- * The file is what "perf record" writes for one event.  It holds the
- * header, the source event's attr with the persistent event's id, and a
- * data section: COMM records of the pids whose comm is known from /proc,
- * then the stored records, unchanged and oldest first.  Those are
- * PERF_RECORD_SAMPLEs of that attr and, for an event with comm, the COMM
- * records that name their tasks as they were; with sample_id_all, perf
- * orders them by time.  For a tracepoint, the HEADER_TRACING_DATA feature
- * carries the formats perf needs to decode the RAW payloads, in the layout
- * of perf's trace-event-info.c, version 0.6.  HOSTNAME, OSRELEASE and
- * CLOCK_DATA say where the records were made and the wall-clock time of
- * each (perf script -F +tod).  perf script and perf report then read the
- * file with perf's own code.
+ * The file is what "perf record -a -e EVENT..." writes for the events: the
+ * header, an attr per event with the persistent event's id, and a data
+ * section: a COMM record for every task the records name (the samples'
+ * tasks, and those a tracepoint's payload names in a pid field with a comm
+ * beside it, as sched_switch's prev_pid and prev_comm), then each event's
+ * stored records, unchanged and oldest first.  Those are
+ * PERF_RECORD_SAMPLEs and, for an event with comm, the COMM records that
+ * name their tasks as they were; every attr has sample_id_all, so perf
+ * orders them all by time.  The HEADER_TRACING_DATA feature carries the
+ * tracepoints' formats, which perf needs to decode the RAW payloads, in
+ * the layout of perf's trace-event-info.c, version 0.6.  The other
+ * features say where and when the records were made, as perf record
+ * writes them (HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID,
+ * TOTAL_MEM, CMDLINE, SAMPLE_TIME, CLOCK_DATA): perf's tools read them,
+ * and some fail without them (perf timechart draws no CPU without NRCPUS;
+ * perf data convert --to-json dereferences the strings unchecked).  They
+ * describe the machine the file is written on, which for a previous
+ * boot's records may since have changed.
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <traceevent/event-parse.h>
+
 #include "perf-persistent.h"
+#include "perf_persistent/version.h"
 
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
 /* perf's feature bits (tools/perf/util/header.h) this file may carry. */
 #define HEADER_TRACING_DATA	1
 #define HEADER_HOSTNAME		3
 #define HEADER_OSRELEASE	4
+#define HEADER_VERSION		5
+#define HEADER_ARCH		6
+#define HEADER_NRCPUS		7
+#define HEADER_CPUDESC		8
+#define HEADER_CPUID		9
+#define HEADER_TOTAL_MEM	10
+#define HEADER_CMDLINE		11
+#define HEADER_SAMPLE_TIME	21
 #define HEADER_CLOCK_DATA	29
+#define HEADER_LAST		HEADER_CLOCK_DATA
 #define HEADER_FEAT_BITS	256
 
 struct file_section {
@@ -115,19 +134,22 @@ static int put_tracefs_file(struct blob *b, const char *rel)
 	return 0;
 }
 
+/* One tracepoint's format, for the tracing data. */
+struct tp_format {
+	char		sys[64];
+	char		name[192];
+	const char	*fmt;		/* or NULL: tracefs' */
+};
+
 /*
- * The tracing data of one tracepoint "sys:name": its format @fmt, or the
- * one tracefs has when @fmt is NULL.
+ * The tracing data: the formats of the @nr tracepoints @tp, by system, in
+ * the layout of perf's trace-event-info.c, version 0.6.
  */
-static int tracing_data(struct blob *b, const char *event, const char *fmt)
+static int tracing_data(struct blob *b, const struct tp_format *tp, size_t nr)
 {
 	static const unsigned char magic[] = { 23, 8, 68 };
-	char sys[256], rel[600];
-	const char *colon = strchr(event, ':');
-
-	if (!colon || colon - event >= (long)sizeof(sys))
-		return pp_error("%s: not a tracepoint name", event);
-	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - event), event);
+	char rel[300];
+	size_t i, j, k, n, systems = 0;
 
 	put(b, magic, sizeof(magic));
 	put(b, "tracing", 7);
@@ -144,15 +166,35 @@ static int tracing_data(struct blob *b, const char *event, const char *fmt)
 		return -1;
 
 	put_u32(b, 0);				/* no ftrace formats */
-	put_u32(b, 1);				/* one system ... */
-	put_str(b, sys);
-	put_u32(b, 1);				/* ... with one event */
-	snprintf(rel, sizeof(rel), "%s/%s/format", sys, colon + 1);
-	if (fmt) {
-		put_u64(b, strlen(fmt));
-		put(b, fmt, strlen(fmt));
-	} else if (put_tracefs_file(b, rel)) {
-		return -1;
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < i && strcmp(tp[j].sys, tp[i].sys); j++)
+			;
+		systems += j == i;
+	}
+	put_u32(b, systems);
+	for (i = 0; i < nr; i++) {
+		/* Each system once, where it first appears, with its events. */
+		for (j = 0; j < i && strcmp(tp[j].sys, tp[i].sys); j++)
+			;
+		if (j < i)
+			continue;
+		put_str(b, tp[i].sys);
+		for (n = 0, k = i; k < nr; k++)
+			n += !strcmp(tp[k].sys, tp[i].sys);
+		put_u32(b, n);
+		for (k = i; k < nr; k++) {
+			if (strcmp(tp[k].sys, tp[i].sys))
+				continue;
+			if (tp[k].fmt) {
+				put_u64(b, strlen(tp[k].fmt));
+				put(b, tp[k].fmt, strlen(tp[k].fmt));
+				continue;
+			}
+			snprintf(rel, sizeof(rel), "%s/%s/format", tp[k].sys,
+				 tp[k].name);
+			if (put_tracefs_file(b, rel))
+				return -1;
+		}
 	}
 	put_u32(b, 0);				/* no kallsyms */
 	put_u32(b, 0);				/* no ftrace_printk formats */
@@ -186,21 +228,162 @@ static void put_clock_data(struct blob *b, const struct pp_clock *clock)
 }
 
 /*
- * A COMM record of @pid as it is now.  With @id_size it ends with zeroed
- * sample_id fields; time 0 puts it before every record, so the event's
- * own COMM records override it.
+ * The value of the first line "KEY<blanks>: value" of /proc/cpuinfo, runs
+ * of spaces made one as perf makes them; false if there is none.
  */
-static void comm_record(struct blob *b, int pid, const char *comm,
-			size_t id_size)
+static bool cpuinfo(const char *key, char *buf, size_t len)
+{
+	char line[512], *v;
+	size_t klen = strlen(key), n = 0;
+	bool found = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || !strchr(" \t:", line[klen]))
+			continue;
+		v = strchr(line + klen, ':');
+		if (!v)
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		for (; *v && *v != '\n' && n + 1 < len; v++)
+			if (*v != ' ' || (n && buf[n - 1] != ' '))
+				buf[n++] = *v;
+		buf[n] = '\0';
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * HEADER_CPUID as perf writes it: on x86 "vendor,family,model,stepping",
+ * on arm64 the MIDR of CPU 0 as 0x%016lx; elsewhere the machine's name.
+ */
+static void cpuid_string(const struct utsname *uts, char *buf, size_t len)
+{
+	char vendor[64], family[16], model[16], stepping[16];
+	unsigned long long midr;
+	FILE *f;
+
+	if (cpuinfo("vendor_id", vendor, sizeof(vendor)) &&
+	    cpuinfo("cpu family", family, sizeof(family)) &&
+	    cpuinfo("model", model, sizeof(model)) &&
+	    cpuinfo("stepping", stepping, sizeof(stepping))) {
+		snprintf(buf, len, "%s,%s,%s,%s", vendor, family, model, stepping);
+		return;
+	}
+	f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");
+	if (f) {
+		if (fscanf(f, "%llx", &midr) == 1) {
+			snprintf(buf, len, "0x%016llx", midr);
+			fclose(f);
+			return;
+		}
+		fclose(f);
+	}
+	snprintf(buf, len, "%s", uts->machine);
+}
+
+/* A task the records name: its thread id, process id and name. */
+struct task {
+	int		tid;
+	int		pid;		/* -1 while unknown */
+	const char	*comm;		/* NULL while unknown */
+	size_t		comm_max;	/* bytes at @comm, up to a NUL */
+	bool		then;		/* @comm is the name it had then */
+	uint64_t	time;		/* of the record that names it */
+};
+
+struct tasks {
+	struct task	*t;
+	size_t		nr;
+	size_t		cap;
+	bool		failed;
+};
+
+static void task_add(struct tasks *ts, int tid, int pid, const char *comm,
+		     size_t comm_max, bool then, uint64_t time)
+{
+	struct task *grown;
+
+	if (ts->failed || tid <= 0)
+		return;
+	if (ts->nr == ts->cap) {
+		grown = realloc(ts->t, (ts->cap * 2 + 256) * sizeof(*grown));
+		if (!grown) {
+			ts->failed = true;
+			return;
+		}
+		ts->t = grown;
+		ts->cap = ts->cap * 2 + 256;
+	}
+	ts->t[ts->nr] = (struct task){ tid, pid, comm, comm_max, then, time };
+	ts->nr++;
+}
+
+static int task_cmp(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/*
+ * The tasks a tracepoint's payload @raw names: each field "pid" or
+ * "X_pid" with a field "comm" or "X_comm" beside it (sched_switch's
+ * prev_pid and prev_comm, sched_wakeup's pid and comm, ...).
+ */
+static void payload_tasks(struct tasks *ts, struct tep_event *event,
+			  const unsigned char *raw, unsigned int size,
+			  uint64_t time)
+{
+	struct tep_format_field *f, *c;
+	char name[128];
+	size_t len;
+	int32_t tid;
+
+	for (f = event->format.fields; f; f = f->next) {
+		len = strlen(f->name);
+		if (f->size != 4 || len < 3 || strcmp(f->name + len - 3, "pid") ||
+		    (len > 3 && f->name[len - 4] != '_') ||
+		    f->offset < 0 || (unsigned int)f->offset + 4 > size)
+			continue;
+		snprintf(name, sizeof(name), "%.*scomm", (int)(len - 3), f->name);
+		c = tep_find_field(event, name);
+		if (!c || !(c->flags & TEP_FIELD_IS_ARRAY) ||
+		    (c->flags & TEP_FIELD_IS_DYNAMIC) || !c->size ||
+		    c->offset < 0 || c->size < 0 ||
+		    (unsigned int)(c->offset + c->size) > size)
+			continue;
+		memcpy(&tid, raw + f->offset, 4);
+		/* The name points into the record, which outlives the table. */
+		task_add(ts, tid, -1, (const char *)raw + c->offset, c->size,
+			 true, time);
+	}
+}
+
+/*
+ * A COMM record naming thread @tid of process @pid.  It ends with zeroed
+ * sample_id fields (@id_size bytes): time 0 puts it before every record,
+ * so that the events' own COMM records, where they have them, override
+ * it from their time on, and IDENTIFIER 0 gives it to the first event.
+ */
+static void comm_record(struct blob *b, int pid, int tid, const char *comm,
+			size_t comm_max, size_t id_size)
 {
 	struct perf_event_header hdr = { .type = PERF_RECORD_COMM };
-	size_t len = strlen(comm) + 1, padded = (len + 7) & ~7UL, i;
+	size_t len = strnlen(comm, comm_max), padded = (len + 8) & ~7UL, i;
 	static const char zero[8];
 
 	hdr.size = sizeof(hdr) + 8 + padded + id_size;
 	put(b, &hdr, sizeof(hdr));
 	put_u32(b, pid);
-	put_u32(b, pid);
+	put_u32(b, tid);
 	put(b, comm, len);
 	put(b, zero, padded - len);
 	for (i = 0; i < id_size; i += 8)
@@ -216,8 +399,6 @@ static size_t sample_id_size(const struct perf_event_attr *attr)
 	};
 	size_t i, size = 0;
 
-	if (!attr->sample_id_all)
-		return 0;
 	for (i = 0; i < sizeof(id_fields) / sizeof(id_fields[0]); i++)
 		if (attr->sample_type & id_fields[i])
 			size += 8;
@@ -227,44 +408,211 @@ static size_t sample_id_size(const struct perf_event_attr *attr)
 /* What the file holds besides the records, as it is put together. */
 struct perfdata {
 	struct blob		comms;
-	struct blob		feat[HEADER_CLOCK_DATA + 1];
+	struct blob		feat[HEADER_LAST + 1];
 	struct file_header	fh;
-	struct file_attr	fa;
-	uint64_t		ids;
+	struct file_attr	*fa;
+	uint64_t		*ids;
+	uint64_t		first, last;
+	unsigned int		max_cpu;
 };
 
 /*
- * The features (tracing data, host, release, clock) and a COMM record for
- * every pid whose comm the printer learnt from /proc; the event's own COMM
- * records, if it has them, are among the records, in their place.  0, or
- * -1 with the reason on stderr.
+ * One COMM record for each task the records name, in the order of their
+ * thread ids, with the name it had when the oldest record naming it was
+ * made: the event's own COMM record before a sample, or a payload's comm
+ * field; failing those, the name /proc gives it now.  A task only a
+ * payload names gets its process id from a sample of it, else its
+ * thread id.
  */
-static int gather(struct perfdata *pd, const struct perf_event_attr *attr,
-		  struct pp_printer *p)
+static int name_tasks(struct perfdata *pd, const struct pp_export *ev,
+		      size_t nr)
 {
-	const struct pp_clock *clock = printer_clock(p);
-	struct utsname uts;
+	struct tasks ts = { 0 };
+	size_t e, i, j, id_size = sample_id_size(&pd->fa[0].attr);
 	const char *comm;
-	int pid;
-	size_t i;
 
-	if (attr->type == PERF_TYPE_TRACEPOINT &&
-	    tracing_data(&pd->feat[HEADER_TRACING_DATA], printer_event_name(p),
-			 printer_format(p)))
+	for (e = 0; e < nr; e++) {
+		const struct pp_snapshot *snap = ev[e].snap;
+		struct tep_event *event = printer_tep_event(ev[e].p);
+
+		for (i = 0; i < snap->nr; i++) {
+			const struct pp_decoded *d = &snap->recs[i].d;
+
+			if (d->type != PERF_RECORD_SAMPLE)
+				continue;
+			if (snap->sample_type & PERF_SAMPLE_TID) {
+				comm = d->comm ? d->comm :
+						 printer_comm(ev[e].p, d->tid);
+				task_add(&ts, d->tid, d->pid, comm,
+					 comm ? strlen(comm) : 0, d->comm,
+					 d->time);
+			}
+			if (event && d->raw)
+				payload_tasks(&ts, event, d->raw, d->raw_size,
+					      d->time);
+		}
+	}
+	if (ts.failed) {
+		free(ts.t);
+		return pp_error("out of memory");
+	}
+	qsort(ts.t, ts.nr, sizeof(*ts.t), task_cmp);
+	for (i = 0; i < ts.nr; i = j) {
+		const struct task *named = NULL;
+		int pid = -1;
+
+		for (j = i; j < ts.nr && ts.t[j].tid == ts.t[i].tid; j++) {
+			if (pid < 0 && ts.t[j].pid > 0)
+				pid = ts.t[j].pid;
+			if (ts.t[j].comm && (!named || (!named->then && ts.t[j].then)))
+				named = &ts.t[j];
+		}
+		if (named)
+			comm_record(&pd->comms, pid > 0 ? pid : ts.t[i].tid,
+				    ts.t[i].tid, named->comm, named->comm_max,
+				    id_size);
+	}
+	free(ts.t);
+	return 0;
+}
+
+/* The tracepoints of @ev, each once; 0 or -1 (reported). */
+static int tracepoints(struct blob *b, const struct pp_export *ev, size_t nr)
+{
+	struct tp_format *tp = calloc(nr ? nr : 1, sizeof(*tp));
+	size_t e, n = 0, k;
+	const char *name, *colon;
+	int ret = 0;
+
+	if (!tp)
+		return pp_error("out of memory");
+	for (e = 0; e < nr; e++) {
+		if (ev[e].attr.type != PERF_TYPE_TRACEPOINT)
+			continue;
+		name = printer_event_name(ev[e].p);
+		colon = strchr(name, ':');
+		if (!colon || colon - name >= (long)sizeof(tp[n].sys) ||
+		    strlen(colon + 1) >= sizeof(tp[n].name)) {
+			ret = pp_error("%s: not a tracepoint name", name);
+			break;
+		}
+		snprintf(tp[n].sys, sizeof(tp[n].sys), "%.*s", (int)(colon - name), name);
+		snprintf(tp[n].name, sizeof(tp[n].name), "%s", colon + 1);
+		tp[n].fmt = printer_format(ev[e].p);
+		for (k = 0; k < n; k++)
+			if (!strcmp(tp[k].sys, tp[n].sys) &&
+			    !strcmp(tp[k].name, tp[n].name))
+				break;
+		n += k == n;
+	}
+	if (!ret && n)
+		ret = tracing_data(b, tp, n);
+	free(tp);
+	return ret;
+}
+
+/* A line "KEY: N kB" of /proc/meminfo: N, or -1. */
+static long long meminfo_kb(const char *key)
+{
+	char line[256];
+	size_t len = strlen(key);
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
 		return -1;
-	/* Where and when, as perf record writes them. */
-	if (!uname(&uts)) {
-		put_feat_string(&pd->feat[HEADER_HOSTNAME], uts.nodename);
-		put_feat_string(&pd->feat[HEADER_OSRELEASE], uts.release);
+	while (v < 0 && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':')
+			v = atoll(line + len + 1);
+	fclose(f);
+	return v;
+}
+
+/* Where and when: the features perf record writes that its tools read. */
+static void describe(struct perfdata *pd, const struct pp_export *ev,
+		     int argc, char **cmdline)
+{
+	const struct pp_clock *clock = printer_clock(ev[0].p);
+	char buf[256];
+	struct utsname uts;
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	long long kb;
+	int i;
+
+	if (uname(&uts))
+		memset(&uts, 0, sizeof(uts));
+	put_feat_string(&pd->feat[HEADER_HOSTNAME], uts.nodename);
+	put_feat_string(&pd->feat[HEADER_OSRELEASE], uts.release);
+	put_feat_string(&pd->feat[HEADER_VERSION], "perf-persistent " PP_VERSION);
+	put_feat_string(&pd->feat[HEADER_ARCH], uts.machine);
+	/* Every CPU a record names has a row, whatever this boot has. */
+	if (conf < (long)pd->max_cpu + 1)
+		conf = pd->max_cpu + 1;
+	put_u32(&pd->feat[HEADER_NRCPUS], conf);
+	put_u32(&pd->feat[HEADER_NRCPUS], online > 0 ? online : conf);
+	if (!cpuinfo("model name", buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "%s", uts.machine);
+	put_feat_string(&pd->feat[HEADER_CPUDESC], buf);
+	cpuid_string(&uts, buf, sizeof(buf));
+	put_feat_string(&pd->feat[HEADER_CPUID], buf);
+	kb = meminfo_kb("MemTotal");
+	if (kb >= 0)
+		put_u64(&pd->feat[HEADER_TOTAL_MEM], kb);
+	put_u32(&pd->feat[HEADER_CMDLINE], argc);
+	for (i = 0; i < argc; i++)
+		put_feat_string(&pd->feat[HEADER_CMDLINE], cmdline[i]);
+	if (pd->first <= pd->last) {
+		put_u64(&pd->feat[HEADER_SAMPLE_TIME], pd->first);
+		put_u64(&pd->feat[HEADER_SAMPLE_TIME], pd->last);
 	}
 	if (clock->realtime_ns)
 		put_clock_data(&pd->feat[HEADER_CLOCK_DATA], clock);
-	for (i = 0; (pid = printer_comm_at(p, i, &comm)) >= 0; i++)
-		comm_record(&pd->comms, pid, comm, sample_id_size(attr));
-	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
-		pd->comms.failed |= pd->feat[i].failed;
-	if (pd->comms.failed)
+}
+
+/*
+ * The attrs, one per event: the source attr with the id its records
+ * carry.  perf tells events apart in a file by the IDENTIFIER field, and
+ * requires sample_id_all of every attr alike: every attr gets it (the
+ * module stores non-sample records only for an event with it).
+ */
+static int attrs(struct perfdata *pd, const struct pp_export *ev, size_t nr)
+{
+	size_t e, i;
+
+	pd->fa = calloc(nr, sizeof(*pd->fa));
+	pd->ids = calloc(nr, sizeof(*pd->ids));
+	if (!pd->fa || !pd->ids)
 		return pp_error("out of memory");
+	pd->first = UINT64_MAX;
+	for (e = 0; e < nr; e++) {
+		if (nr > 1 && !(ev[e].attr.sample_type & PERF_SAMPLE_IDENTIFIER))
+			return pp_error("%s: its records have no IDENTIFIER field, which perf needs to tell the events of a file apart: export it alone",
+					ev[e].name);
+		for (i = 0; i < e; i++)
+			if (ev[i].id == ev[e].id)
+				return pp_error("%s: named twice", ev[e].name);
+		pd->fa[e].attr = ev[e].attr;
+		pd->fa[e].attr.size = sizeof(pd->fa[e].attr);
+		pd->fa[e].attr.disabled = 0;
+		pd->fa[e].attr.sample_id_all = 1;
+		pd->ids[e] = ev[e].id;
+		for (i = 0; i < ev[e].snap->nr; i++) {
+			const struct pp_decoded *d = &ev[e].snap->recs[i].d;
+
+			if (d->type != PERF_RECORD_SAMPLE)
+				continue;
+			if (ev[e].snap->sample_type & PERF_SAMPLE_TIME) {
+				if (d->time < pd->first)
+					pd->first = d->time;
+				if (d->time > pd->last)
+					pd->last = d->time;
+			}
+			if ((ev[e].snap->sample_type & PERF_SAMPLE_CPU) &&
+			    d->cpu > pd->max_cpu && d->cpu < 4096)
+				pd->max_cpu = d->cpu;
+		}
+	}
 	return 0;
 }
 
@@ -273,32 +621,32 @@ static int gather(struct perfdata *pd, const struct perf_event_attr *attr,
  * order of their bits, then the features.  Returns where the first
  * feature starts.
  */
-static size_t lay_out(struct perfdata *pd, const struct perf_event_attr *attr,
-		      unsigned int id, const struct pp_snapshot *snap)
+static size_t lay_out(struct perfdata *pd, const struct pp_export *ev,
+		      size_t nr)
 {
 	uint64_t records = 0;
-	size_t i, off;
+	size_t e, i, off;
 
-	for (i = 0; i < snap->nr; i++)
-		records += ((const struct perf_event_header *)snap->recs[i].data)->size;
-	pd->ids = id;
-	pd->fa.attr = *attr;
-	pd->fa.attr.size = sizeof(pd->fa.attr);
-	pd->fa.attr.disabled = 0;
+	for (e = 0; e < nr; e++)
+		for (i = 0; i < ev[e].snap->nr; i++)
+			records += ((const struct perf_event_header *)
+				    ev[e].snap->recs[i].data)->size;
 	off = sizeof(pd->fh);
-	pd->fa.ids.offset = off;
-	pd->fa.ids.size = sizeof(pd->ids);
-	off += sizeof(pd->ids);
+	for (e = 0; e < nr; e++) {
+		pd->fa[e].ids.offset = off;
+		pd->fa[e].ids.size = sizeof(pd->ids[e]);
+		off += sizeof(pd->ids[e]);
+	}
 	pd->fh.magic = PERF_MAGIC2;
 	pd->fh.size = sizeof(pd->fh);
-	pd->fh.attr_size = sizeof(pd->fa);
+	pd->fh.attr_size = sizeof(*pd->fa);
 	pd->fh.attrs.offset = off;
-	pd->fh.attrs.size = sizeof(pd->fa);
-	off += sizeof(pd->fa);
+	pd->fh.attrs.size = nr * sizeof(*pd->fa);
+	off += nr * sizeof(*pd->fa);
 	pd->fh.data.offset = off;
 	pd->fh.data.size = pd->comms.len + records;
 	off += pd->fh.data.size;
-	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
+	for (i = 0; i <= HEADER_LAST; i++)
 		if (pd->feat[i].len) {
 			pd->fh.adds_features[i / 64] |= 1ULL << (i % 64);
 			off += sizeof(struct file_section);
@@ -308,25 +656,26 @@ static size_t lay_out(struct perfdata *pd, const struct perf_event_attr *attr,
 
 /* Write the file laid out, the first feature at @off; 0 or -1 (reported). */
 static int write_out(const char *path, const struct perfdata *pd,
-		     const struct pp_snapshot *snap, size_t off)
+		     const struct pp_export *ev, size_t nr, size_t off)
 {
-	size_t i;
+	size_t e, i;
 	FILE *f;
 
 	f = fopen(path, "w");
 	if (!f)
 		return pp_error("cannot write '%s': %s", path, strerror(errno));
 	fwrite(&pd->fh, sizeof(pd->fh), 1, f);
-	fwrite(&pd->ids, sizeof(pd->ids), 1, f);
-	fwrite(&pd->fa, sizeof(pd->fa), 1, f);
+	fwrite(pd->ids, sizeof(*pd->ids), nr, f);
+	fwrite(pd->fa, sizeof(*pd->fa), nr, f);
 	fwrite(pd->comms.p, 1, pd->comms.len, f);
 	/* The stored records are perf's records already: as they are. */
-	for (i = 0; i < snap->nr; i++) {
-		const struct perf_event_header *hdr = snap->recs[i].data;
+	for (e = 0; e < nr; e++)
+		for (i = 0; i < ev[e].snap->nr; i++) {
+			const struct perf_event_header *hdr = ev[e].snap->recs[i].data;
 
-		fwrite(hdr, 1, hdr->size, f);
-	}
-	for (i = 0; i <= HEADER_CLOCK_DATA; i++) {
+			fwrite(hdr, 1, hdr->size, f);
+		}
+	for (i = 0; i <= HEADER_LAST; i++) {
 		struct file_section sec = { .offset = off, .size = pd->feat[i].len };
 
 		if (!pd->feat[i].len)
@@ -334,7 +683,7 @@ static int write_out(const char *path, const struct perfdata *pd,
 		fwrite(&sec, sizeof(sec), 1, f);
 		off += pd->feat[i].len;
 	}
-	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
+	for (i = 0; i <= HEADER_LAST; i++)
 		if (pd->feat[i].len)
 			fwrite(pd->feat[i].p, pd->feat[i].len, 1, f);
 	if (ferror(f) | fclose(f)) {
@@ -345,19 +694,31 @@ static int write_out(const char *path, const struct perfdata *pd,
 	return 0;
 }
 
-int perfdata_write(const char *path, const struct perf_event_attr *attr,
-		   unsigned int id, const struct pp_snapshot *snap,
-		   struct pp_printer *p)
+int perfdata_write(const char *path, const struct pp_export *ev, size_t nr,
+		   int argc, char **cmdline)
 {
 	struct perfdata pd = { 0 };
 	int ret;
 	size_t i;
 
-	ret = gather(&pd, attr, p);
+	ret = attrs(&pd, ev, nr);
 	if (!ret)
-		ret = write_out(path, &pd, snap, lay_out(&pd, attr, id, snap));
+		ret = tracepoints(&pd.feat[HEADER_TRACING_DATA], ev, nr);
+	if (!ret)
+		ret = name_tasks(&pd, ev, nr);
+	if (!ret) {
+		describe(&pd, ev, argc, cmdline);
+		for (i = 0; i <= HEADER_LAST; i++)
+			pd.comms.failed |= pd.feat[i].failed;
+		if (pd.comms.failed)
+			ret = pp_error("out of memory");
+	}
+	if (!ret)
+		ret = write_out(path, &pd, ev, nr, lay_out(&pd, ev, nr));
 	free(pd.comms.p);
-	for (i = 0; i <= HEADER_CLOCK_DATA; i++)
+	for (i = 0; i <= HEADER_LAST; i++)
 		free(pd.feat[i].p);
+	free(pd.fa);
+	free(pd.ids);
 	return ret;
 }

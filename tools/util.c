@@ -332,15 +332,18 @@ static struct pp_printer *previous_printer(const struct pp_event_desc *desc,
 	return p;
 }
 
-/* Describe, snapshot and get a printer with comms: script and record. */
-int read_event(int argc, char **argv, struct pp_event_desc *desc,
-		      struct pp_snapshot *snap, struct pp_printer **p,
-		      bool wall_clock)
+/*
+ * Describe event @name through the control device @fd, snapshot its
+ * records and get a printer with comms: script and record.  0, or 1 with
+ * the reason on stderr and nothing left to free.
+ */
+int read_named_event(int fd, const char *name, struct pp_event_desc *desc,
+		     struct pp_snapshot *snap, struct pp_printer **p,
+		     bool wall_clock)
 {
-	int fd = open_event(argc, argv, NULL, desc, false);
-
-	if (fd < 0)
-		return -fd;
+	*p = NULL;
+	if (ctl_lookup(fd, name, desc))
+		return 1;
 	if (desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS) {
 		*p = previous_printer(desc, wall_clock);
 		if (!*p)
@@ -365,11 +368,27 @@ int read_event(int argc, char **argv, struct pp_event_desc *desc,
 		printer_add_comm(*p, 0, "swapper");
 	else
 		printer_learn_comms(*p, snap);
-	close(fd);
 	return 0;
 err:
 	printer_free(*p);
+	*p = NULL;
 	ctl_desc_free(desc);
-	close(fd);
 	return 1;
+}
+
+/* The same for the one operand: script. */
+int read_event(int argc, char **argv, struct pp_event_desc *desc,
+	       struct pp_snapshot *snap, struct pp_printer **p,
+	       bool wall_clock)
+{
+	int fd, ret;
+
+	if (want_args(argc, argv, 1, 1))
+		return PP_EXIT_USAGE;
+	fd = ctl_open(false);
+	if (fd < 0)
+		return 1;
+	ret = read_named_event(fd, argv[optind], desc, snap, p, wall_clock);
+	close(fd);
+	return ret;
 }

@@ -334,17 +334,22 @@ static void test_decode(void)
 		char path[] = "/tmp/pp-unit-XXXXXX";
 		int fd = mkstemp(path);
 
+		struct pp_export ex = {
+			.name = "m", .attr = sw, .id = 7, .snap = &snap, .p = p,
+		};
+		char *argv[] = { "record", "m" };
+
 		close(fd);
-		CHECK(!perfdata_write(path, &sw, 7, &snap, p), "perfdata_write");
+		CHECK(!perfdata_write(path, &ex, 1, 2, argv), "perfdata_write");
 		again = read_perfdata(path, &back, &len);
 		CHECK(again && back.type == PERF_TYPE_SOFTWARE &&
-		      back.sample_type == attr.sample_type && !back.sample_id_all,
-		      "attr written");
+		      back.sample_type == attr.sample_type && back.sample_id_all,
+		      "attr written, with sample_id_all");
 		CHECK(again && len > tlen && !memcmp(again + len - tlen, img, tlen),
 		      "the samples follow the COMM record unchanged");
 		free(again);
 		unlink(path);
-		CHECK(perfdata_write("/nonexistent/x.data", &sw, 7, &snap, p),
+		CHECK(perfdata_write("/nonexistent/x.data", &ex, 1, 2, argv),
 		      "an unwritable path fails");
 	}
 	printer_free(p);
@@ -448,16 +453,215 @@ static void test_comm_records(void)
 
 	fd = mkstemp(path);
 	close(fd);
-	CHECK(!perfdata_write(path, &attr, 3, &snap, p), "perfdata_write");
+	{
+		struct pp_export ex = {
+			.name = "c", .attr = attr, .id = 3, .snap = &snap, .p = p,
+		};
+		char *argv[] = { "record", "c" };
+
+		CHECK(!perfdata_write(path, &ex, 1, 2, argv), "perfdata_write");
+	}
 	again = read_perfdata(path, &back, &len);
 	CHECK(again && back.sample_id_all && back.comm, "sample_id_all kept");
-	CHECK(again && len == starts[5] * 8 &&
-	      !memcmp(again, &recs[0], len), "the records in time order, COMMs in place");
+	/*
+	 * First a COMM record at time 0 for task 7, named as its oldest
+	 * record names it (8 has no name: none), then the records.
+	 */
+	CHECK(again && len == 40 + starts[5] * 8 &&
+	      ((struct perf_event_header *)again)->type == PERF_RECORD_COMM &&
+	      ((struct perf_event_header *)again)->size == 40 &&
+	      ((uint32_t *)again)[2] == 7 && ((uint32_t *)again)[3] == 7 &&
+	      !strcmp((char *)again + 16, "alpha") &&
+	      !((uint64_t *)again)[3] && !((uint64_t *)again)[4],
+	      "a COMM record of task 7 at time 0");
+	CHECK(again && len == 40 + starts[5] * 8 &&
+	      !memcmp(again + 40, &recs[0], len - 40),
+	      "then the records in time order, COMMs in place");
 	free(again);
 	unlink(path);
 	printer_free(p);
 out:
 	snapshot_free(&snap);
+}
+
+/*
+ * A sched_switch sample (IDENTIFIER|TID|TIME|CPU|RAW) at @img[@n], by
+ * task @tid, switching from @prev to @next; the new end.
+ */
+static size_t put_switch(uint64_t *img, size_t n, uint64_t id,
+			 unsigned int tid, uint64_t time, const char *prev,
+			 int prev_pid, const char *next, int next_pid)
+{
+	struct perf_event_header *h = (void *)&img[n];
+	unsigned char *raw;
+	size_t start = n++;
+	int32_t v;
+
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = PERF_RECORD_MISC_KERNEL;
+	img[n++] = id;
+	img[n++] = (uint64_t)tid << 32 | tid;
+	img[n++] = time;
+	img[n++] = 0;					/* CPU 0 */
+	/* u32 size, then 64 bytes of payload and 4 of padding. */
+	raw = (unsigned char *)&img[n];
+	memset(raw, 0, 72);
+	*(uint32_t *)raw = 68;
+	raw += 4;
+	*(uint16_t *)raw = 372;
+	memcpy(raw + 4, &tid, 4);
+	strncpy((char *)raw + 8, prev, 16);
+	v = prev_pid;
+	memcpy(raw + 24, &v, 4);
+	strncpy((char *)raw + 40, next, 16);
+	v = next_pid;
+	memcpy(raw + 56, &v, 4);
+	n += 9;
+	h->size = (n - start) * 8;
+	return n;
+}
+
+/* The perf.data file @path, whole, and its size; NULL if unreadable. */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	unsigned char *buf = NULL;
+	long size;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > 0 &&
+	    !fseek(f, 0, SEEK_SET)) {
+		buf = malloc(size);
+		if (buf && fread(buf, 1, size, f) != (size_t)size) {
+			free(buf);
+			buf = NULL;
+		}
+		*len = size;
+	}
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Several events into one perf.data file: an attr each with its id and
+ * sample_id_all, both tracepoints' formats, the header features perf's
+ * tools read, and a COMM record for every task a sample or a payload
+ * names, with the name of its oldest mention; refused without IDENTIFIER
+ * or with an event twice, leaving no file.
+ */
+static void test_perfdata_events(void)
+{
+	const uint64_t types = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	struct perf_event_attr sw_attr = {
+		.type = PERF_TYPE_TRACEPOINT, .config = 372, .sample_type = types,
+	}, mce_attr = {
+		.type = PERF_TYPE_TRACEPOINT, .config = 113, .sample_type = types,
+	};
+	struct pp_snapshot sw = { .sample_type = types }, mce = { .sample_type = types };
+	uint64_t *a = calloc(64, 8), *b = calloc(32, 8), *ids, feats;
+	struct pp_export ex[2] = {
+		{ .name = "sw", .attr = sw_attr, .id = 5, .snap = &sw },
+		{ .name = "mc", .attr = mce_attr, .id = 6, .snap = &mce },
+	};
+	char *argv[] = { "record", "sw", "mc" };
+	char path[] = "/tmp/pp-unit-XXXXXX";
+	char *comms = NULL;
+	size_t n, len, comms_len = 0, i, off, end;
+	unsigned char *f;
+	struct file_attr_view {
+		struct perf_event_attr	attr;
+		uint64_t		off, size;
+	} *fa;
+	FILE *out;
+	int fd;
+
+	/* Newest first, as a buffer holds them. */
+	n = put_switch(a, 0, 5, 200, 30, "beta", 200, "alpha-new", 100);
+	n = put_switch(a, n, 5, 100, 10, "alpha", 100, "beta", 200);
+	CHECK(!snapshot_add(&sw, a, n * 8) && sw.nr == 2, "two switches");
+	snapshot_sort(&sw);
+	/* An mce_record sample of task 300 in process 299, at 20. */
+	b[1] = 6;
+	b[2] = (uint64_t)300 << 32 | 299;
+	b[3] = 20;
+	b[4] = 0;
+	n = 5 + (4 + 108) / 8;
+	*(uint32_t *)&b[5] = 108;
+	*(uint16_t *)((char *)&b[5] + 4) = 113;
+	((struct perf_event_header *)b)->type = PERF_RECORD_SAMPLE;
+	((struct perf_event_header *)b)->size = n * 8;
+	CHECK(!snapshot_add(&mce, b, n * 8) && mce.nr == 1, "an mce record");
+	ex[0].p = printer_new(&sw_attr);
+	ex[1].p = printer_new(&mce_attr);
+	CHECK(ex[0].p && ex[1].p, "printers of both");
+	if (!ex[0].p || !ex[1].p)
+		goto out;
+	printer_add_comm(ex[1].p, 300, "gamma");
+
+	fd = mkstemp(path);
+	close(fd);
+	CHECK(!perfdata_write(path, ex, 2, 3, argv), "two events written");
+	f = slurp(path, &len);
+	CHECK(f && ((uint64_t *)f)[2] == sizeof(*fa) && ((uint64_t *)f)[4] == 2 * sizeof(*fa),
+	      "two attrs");
+	if (!f || ((uint64_t *)f)[4] != 2 * sizeof(*fa))
+		goto out_file;
+	fa = (void *)(f + ((uint64_t *)f)[3]);
+	ids = (uint64_t *)f;
+	CHECK(fa[0].attr.config == 372 && fa[1].attr.config == 113 &&
+	      fa[0].attr.sample_id_all && fa[1].attr.sample_id_all &&
+	      fa[0].size == 8 && ids[fa[0].off / 8] == 5 &&
+	      fa[1].size == 8 && ids[fa[1].off / 8] == 6,
+	      "each attr with its id and sample_id_all");
+	feats = ((uint64_t *)f)[9];
+	CHECK((feats & 0x200ffaULL) == 0x200ffaULL && (feats >> 29 & 1) == 0,
+	      "features TRACING_DATA to CMDLINE and SAMPLE_TIME: %#llx",
+	      (unsigned long long)feats);
+	CHECK(memmem(f, len, "name: sched_switch", 18) &&
+	      memmem(f, len, "name: mce_record", 16) &&
+	      memmem(f, len, "sched\0", 6) && memmem(f, len, "mce\0", 4),
+	      "both formats in the tracing data");
+
+	/* The COMM records before the samples, by thread id. */
+	out = open_memstream(&comms, &comms_len);
+	off = ((uint64_t *)f)[5];
+	end = off + ((uint64_t *)f)[6];
+	for (i = 0; off < end; off += ((struct perf_event_header *)(f + off))->size, i++) {
+		const struct perf_event_header *h = (void *)(f + off);
+		const uint32_t *w = (const uint32_t *)(h + 1);
+
+		if (!h->size)
+			break;
+		if (h->type == PERF_RECORD_COMM)
+			fprintf(out, "%u/%u %s@%llu;", w[0], w[1], (const char *)(w + 2),
+				(unsigned long long)*(const uint64_t *)((const char *)h + h->size - 32));
+		else
+			fprintf(out, "S;");
+	}
+	fclose(out);
+	CHECK(comms && !strcmp(comms, "100/100 alpha@0;200/200 beta@0;299/300 gamma@0;S;S;S;"),
+	      "COMM records of every task named, its oldest name, then the samples: %s",
+	      comms);
+	free(comms);
+out_file:
+	free(f);
+	unlink(path);
+
+	/* Refused, leaving no file: no IDENTIFIER, or an event twice. */
+	ex[1].attr.sample_type &= ~PERF_SAMPLE_IDENTIFIER;
+	CHECK(perfdata_write(path, ex, 2, 3, argv) && access(path, F_OK),
+	      "an event without IDENTIFIER among several");
+	ex[1].attr.sample_type = types;
+	ex[1].id = 5;
+	CHECK(perfdata_write(path, ex, 2, 3, argv) && access(path, F_OK),
+	      "an event twice");
+out:
+	printer_free(ex[0].p);
+	printer_free(ex[1].p);
+	snapshot_free(&sw);
+	snapshot_free(&mce);
 }
 
 /*
@@ -677,6 +881,7 @@ int main(void)
 	test_default_sampling();
 	test_decode();
 	test_comm_records();
+	test_perfdata_events();
 	test_filter();
 	test_crash_dump();
 	test_uapi();

@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# After the incident: a scheduling flight recorder (sched_switch,
+# sched_wakeup, sched_process_fork/exec/exit) exported with "perf
+# persistent record" into one perf.data, read with perf's own analysis
+# commands (perf sched timehist/latency/map, perf timechart, perf report,
+# perf data convert --to-json), each compared with what the same command
+# prints for "perf record -a" of the same workload.
+#
+# What "the same" means: the workload (tests/pp-pingpong.c) is two
+# processes, ppwork and ppecho, pinned to CPU 1, passing a byte back and
+# forth; they start after both recorders and end before perf record
+# stops, so both files hold every switch, wakeup, fork and exit of
+# theirs.  The files differ in the rest of the system's activity (the
+# persistent events also hold what came before perf record started, and
+# perf record's own), so each command's output is compared on the
+# workload's tasks only: the same tasks, with the same pids, the same
+# numbers of switches and samples.
+. ./lib.sh
+
+pp_load
+pp_log_mark
+EVENTS="sched_switch sched_wakeup sched_process_fork sched_process_exec sched_process_exit"
+ROUNDS=200
+
+# Buffers that hold the whole test: nothing of the workload overwritten.
+for e in $EVENTS; do
+	perf persistent create -d -n "a_$e" -m 1M "sched:$e" >/dev/null ||
+		not_ok "create a_$e"
+done
+list=
+for e in $EVENTS; do list="$list${list:+,}sched:$e"; done
+perf record -q -a -e "$list" -o /tmp/ref.data -- pp-pingpong 1 $ROUNDS \
+	>/tmp/pingpong 2>/tmp/ref.err
+check_grep "the workload ran under perf record" \
+	"^pingpong $ROUNDS rounds, ppwork [0-9]+, ppecho [0-9]+$" /tmp/pingpong
+for e in $EVENTS; do perf persistent pause "a_$e" >/dev/null; done
+check_eq "the recorder held everything: nothing overwritten" 0 \
+	"$(pp_stat a_sched_switch overwritten)"
+
+names=
+for e in $EVENTS; do names="$names a_$e"; done
+# shellcheck disable=SC2086
+perf persistent record -o /tmp/pp.data $names 2>/tmp/rec
+check_grep "record: five events into one file" \
+	"Wrote [0-9]+ records of a_sched_switch, a_sched_wakeup, a_sched_process_fork, a_sched_process_exec, a_sched_process_exit to /tmp/pp.data" \
+	/tmp/rec
+
+# same WHAT COMMAND...: COMMAND FILE (run with each file as its last
+# argument) must print the same, and something.
+same() {
+	_what=$1
+	shift
+	"$@" /tmp/ref.data >/tmp/same.ref 2>/tmp/same.ref.err
+	"$@" /tmp/pp.data >/tmp/same.pp 2>/tmp/same.pp.err
+	if [ -s /tmp/same.ref ] && cmp -s /tmp/same.ref /tmp/same.pp; then
+		ok "$_what"
+		sed 's/^/#   /' /tmp/same.pp | head -n 6
+	else
+		not_ok "$_what"
+		echo "#   perf record's file:"
+		sed 's/^/#   | /' /tmp/same.ref | head -n 12
+		sed 's/^/#   ! /' /tmp/same.ref.err | head -n 4
+		echo "#   the export:"
+		sed 's/^/#   | /' /tmp/same.pp | head -n 12
+		sed 's/^/#   ! /' /tmp/same.pp.err | head -n 4
+	fi
+}
+
+# The workload's task names, and its pids ("a|b").
+WORK='pp(work|echo)'
+PIDS=$(sed -n 's/.* ppwork \([0-9]*\), ppecho \([0-9]*\)$/\1|\2/p' /tmp/pingpong)
+
+# perf sched timehist: a line per switch out of a task, "name[tid]".  By
+# thread id: perf record's file has an EXIT record for each task, after
+# which perf 6.12 no longer knows the name of the task it switches out
+# for the last time (":tid"); perf sched map below checks the names.
+timehist() {
+	perf sched timehist --no-call-graph -i "$1" 2>/dev/null |
+		grep -oE "\[($PIDS)\]" | sort | uniq -c
+}
+same "perf sched timehist: the workload's switches, task by task" timehist
+
+# perf sched latency: a row per task, "name:pid | runtime | switches | ...".
+latency() {
+	perf sched latency -i "$1" 2>/dev/null |
+		awk -F'|' -v re="^ *$WORK:" '$1 ~ re { gsub(/ /, "", $1); gsub(/ /, "", $3); print $1, $3 }' |
+		sort
+}
+same "perf sched latency: the workload's tasks and switch counts" latency
+
+# perf sched map: each task named once, "A0 => name:pid" (a task perf
+# knows no name of shows as ":pid:pid").
+map() {
+	perf sched map -i "$1" 2>/dev/null | grep -oE "=> $WORK:[0-9]+" | sort -u
+}
+same "perf sched map: the workload's tasks, by name" map
+
+# perf timechart, of the workload's processes: an SVG with a row per task
+# and CPU, the task's text "name:pid (run time)".
+timechart() {
+	perf timechart -i "$1" -o "$1.svg" -p ppwork -p ppecho >/dev/null 2>&1 &&
+		grep -oE ">$WORK:[0-9]+" "$1.svg" | sort -u
+}
+same "perf timechart: an SVG with the workload's rows" timechart
+
+# perf report: samples per event and task.
+report() {
+	perf report -i "$1" --stdio -n --sort comm,pid 2>/dev/null |
+		awk -v re="$WORK" '/^# Samples: .* of event / { ev = $NF }
+			$0 !~ /^#/ && $3 ~ re { print ev, $3, $4, $2 }' | sort
+}
+same "perf report --sort comm,pid: the workload's samples per event" report
+
+# perf data convert --to-json: one object per sample, with its tid (by
+# thread id, as timehist).
+json() {
+	perf data convert --force --to-json "$1.json" -i "$1" >/dev/null 2>&1 &&
+		grep -oE "\"tid\" *: *($PIDS)," "$1.json" | sort | uniq -c
+}
+same "perf data convert --to-json: the workload's samples" json
+
+for e in $EVENTS; do perf persistent destroy "a_$e" >/dev/null; done
+check "kernel log clean" pp_log_clean
+done_testing
