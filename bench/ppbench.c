@@ -971,6 +971,51 @@ static double median(const double *v, unsigned int n, double *lo, double *hi)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+/* Jiffies of the CPUs, summed: all, and idle. */
+static void cpus_time(unsigned long long *all, unsigned long long *idle)
+{
+	unsigned long long v[8];
+	char line[512];
+	unsigned int cpu, i;
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		die("/proc/stat: %s", strerror(errno));
+	*all = *idle = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7]) != 9)
+			continue;
+		for (i = 0; i < 8; i++)
+			*all += v[i];
+		*idle += v[3] + v[4];
+	}
+	fclose(f);
+}
+
+/*
+ * After a setup, wait until the CPUs have gone quiet: what a setup leaves
+ * to kworkers and RCU callbacks (a thousand cgroups coming online, perf's
+ * readers starting) must not run beside the loop.  Under TCG the vCPUs
+ * take turns on one host thread, so another CPU's work costs the loop
+ * time, and the instruction count counts every CPU's.  Quiet: 95 % idle
+ * over 100 ms (ppbench sleeps meanwhile); at most 5 s.
+ */
+static void settle(void)
+{
+	unsigned long long a0, i0, a1, i1;
+	int n;
+
+	for (n = 0; n < 50; n++) {
+		cpus_time(&a0, &i0);
+		usleep(100000);
+		cpus_time(&a1, &i1);
+		if (a1 > a0 && (i1 - i0) * 100 >= (a1 - a0) * 95)
+			return;
+	}
+}
+
 static void run_configs(void)
 {
 	unsigned int r, i;
@@ -983,6 +1028,7 @@ static void run_configs(void)
 			if (c->skip)
 				continue;
 			c->setup(c);
+			settle();
 			c->t[r] = run_loop(calls, c->prefix, perf_err,
 					   sizeof(perf_err));
 			c->recorded[r] = c->teardown(c);
@@ -1282,14 +1328,6 @@ static void print_json(void)
 	       config("persistent")->med / config("floor")->med,
 	       live_extra_ratio());
 	printf("----- END results.json -----\n");
-
-	/* gnuplot: index, name, median, min, max (base left out). */
-	printf("----- BEGIN overhead.dat -----\n");
-	for (i = 1; i < NR_CONFIGS; i++)
-		if (!configs[i].skip)
-			printf("%u %s %.2f %.2f %.2f\n", i, configs[i].name,
-		       configs[i].med, configs[i].lo, configs[i].hi);
-	printf("----- END overhead.dat -----\n");
 }
 
 /*
@@ -1307,8 +1345,7 @@ static void run_insns(void)
 		if (c->skip)
 			continue;
 		c->setup(c);
-		/* RCU callbacks of the last teardown run before, not during. */
-		usleep(500000);
+		settle();
 		run_loop(calls, c->prefix, perf_err, sizeof(perf_err));
 		recorded = c->teardown(c);
 		printf("INSNS window=%u config=%s events=%lu recorded=%lld\n",
