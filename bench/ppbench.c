@@ -983,7 +983,9 @@ static void cpus_time(unsigned long long *all, unsigned long long *idle)
 		die("/proc/stat: %s", strerror(errno));
 	*all = *idle = 0;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu",
+		/* "cpuN ...", not the sum of them all ("cpu  ..."). */
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9' ||
+		    sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu",
 			   &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
 			   &v[7]) != 9)
 			continue;
