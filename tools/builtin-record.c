@@ -11,16 +11,6 @@
 
 #include "builtin.h"
 
-/* The samples among @snap's records (the rest are COMM records). */
-static size_t count_samples(const struct pp_snapshot *snap)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < snap->nr; i++)
-		n += snap->recs[i].d.type == PERF_RECORD_SAMPLE;
-	return n;
-}
-
 /*
  * The id the records carry: a previous boot's event carries that boot's
  * (its sysfs previous_id), which perf matches with the attr's.
@@ -120,7 +110,7 @@ static int cmd_record(int argc, char **argv)
 	ret = perfdata_write(path, ev, nr, argc + 2, cmdline) ? 1 : 0;
 	if (!ret) {
 		for (i = 0; i < nr; i++)
-			samples += count_samples(&snap[i]);
+			samples += snapshot_samples(&snap[i]);
 		fprintf(stderr, "[ perf persistent record: Wrote %zu records of ", samples);
 		for (i = 0; i < nr; i++)
 			fprintf(stderr, "%s%s", i ? ", " : "", ev[i].name);

@@ -36,7 +36,7 @@ struct pp_cmd {
 extern const struct pp_cmd pp_cmd_create, pp_cmd_list, pp_cmd_info,
 	pp_cmd_pause, pp_cmd_resume, pp_cmd_wait, pp_cmd_trigger,
 	pp_cmd_detach, pp_cmd_attach, pp_cmd_destroy, pp_cmd_stat,
-	pp_cmd_script, pp_cmd_record;
+	pp_cmd_script, pp_cmd_record, pp_cmd_convert;
 
 /* ---- options.c: the command line --------------------------------------- */
 

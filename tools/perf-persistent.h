@@ -197,6 +197,8 @@ void snapshot_sort(struct pp_snapshot *snap);
  */
 int snapshot_name_tasks(struct pp_snapshot *snap);
 void snapshot_free(struct pp_snapshot *snap);
+/* The samples among @snap's records (the rest are COMM records). */
+size_t snapshot_samples(const struct pp_snapshot *snap);
 
 /* ---- output.c: decoding ---------------------------------------------- */
 
@@ -381,5 +383,49 @@ struct pp_export {
  */
 int perfdata_write(const char *path, const struct pp_export *ev, size_t nr,
 		   int argc, char **cmdline);
+
+/* ---- readerdata.c: the records in a perf.data of readers --------------- */
+
+/**
+ * struct pp_reader_event - what a file's readers received of one event
+ * @id: the persistent event's id (the readers' attr.config)
+ * @sample_type: the fields of its stored records
+ * @recs: the stored records, in the order they arrived (into the file)
+ * @nr: their number
+ * @cap: room in @recs
+ * @bytes: their bytes
+ * @lost_bytes: bytes the readers were told they lost (struct
+ *	perf_persistent_lost)
+ * @losses: how many times
+ */
+struct pp_reader_event {
+	unsigned int		id;
+	unsigned long long	sample_type;
+	const void		**recs;
+	size_t			nr;
+	size_t			cap;
+	size_t			bytes;
+	unsigned long long	lost_bytes;
+	unsigned long long	losses;
+};
+
+/* The events of a file, and the file's bytes their records point into. */
+struct pp_reader_events {
+	struct pp_reader_event	*ev;
+	size_t			nr;
+	unsigned char		*buf;
+};
+
+/*
+ * Read the perf.data at @path, written by perf record of persistent
+ * readers (attrs of type @pmu_type): the stored records of each event.
+ * Returns 0, or -1 with a message on stderr.
+ */
+int readerdata_read(const char *path, unsigned int pmu_type,
+		    struct pp_reader_events *out);
+/* @ev's records as a snapshot, in time order and named; 0 or -1 (reported). */
+int readerdata_snapshot(const struct pp_reader_event *ev,
+			struct pp_snapshot *snap);
+void readerdata_free(struct pp_reader_events *r);
 
 #endif /* PERF_PERSISTENT_TOOL_H */

@@ -263,3 +263,12 @@ out:
 	snapshot_free(snap);
 	return -1;
 }
+
+size_t snapshot_samples(const struct pp_snapshot *snap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < snap->nr; i++)
+		n += snap->recs[i].d.type == PERF_RECORD_SAMPLE;
+	return n;
+}

@@ -5,7 +5,8 @@
 # persistent record" into one perf.data, read with perf's own analysis
 # commands (perf sched timehist/latency/map, perf timechart, perf report,
 # perf data convert --to-json), each compared with what the same command
-# prints for "perf record -a" of the same workload.
+# prints for "perf record -a" of the same workload; and "perf persistent
+# convert" of what live readers (perf record -a -R) received of them.
 #
 # What "the same" means: the workload (tests/pp-pingpong.c) is two
 # processes, ppwork and ppecho, pinned to CPU 1, passing a byte back and
@@ -30,8 +31,18 @@ for e in $EVENTS; do
 done
 list=
 for e in $EVENTS; do list="$list${list:+,}sched:$e"; done
+# A live reader of two of them through perf, for convert below.
+perf record -q -a -R -m 512 -o /tmp/live.data \
+	-e persistent/a_sched_switch,nohistory/ \
+	-e persistent/a_sched_wakeup,nohistory/ 2>/tmp/live.err &
+live=$!
+ncpus=$(grep -c ^processor /proc/cpuinfo)
+pp_wait_readers a_sched_switch "$ncpus" && pp_wait_readers a_sched_wakeup "$ncpus" ||
+	not_ok "the live readers attached"
 perf record -q -a -e "$list" -o /tmp/ref.data -- pp-pingpong 1 $ROUNDS \
 	>/tmp/pingpong 2>/tmp/ref.err
+kill -INT $live
+wait $live
 check_grep "the workload ran under perf record" \
 	"^pingpong $ROUNDS rounds, ppwork [0-9]+, ppecho [0-9]+$" /tmp/pingpong
 for e in $EVENTS; do perf persistent pause "a_$e" >/dev/null; done
@@ -120,6 +131,37 @@ json() {
 }
 same "perf data convert --to-json: the workload's samples" json
 
+# ---- convert: what the live readers got, as a perf.data of the sources --
+perf persistent convert -i /tmp/live.data -o /tmp/conv.data 2>/tmp/conv
+check_grep "convert: says what it wrote" \
+	"Wrote [0-9]+ records of a_sched_switch, a_sched_wakeup to /tmp/conv.data" /tmp/conv
+check_no_grep "convert: nothing lost" "losses" /tmp/conv
+# The same commands, on the switches and wakeups only.
+same2() {
+	_what=$1
+	shift
+	"$@" /tmp/ref.data >/tmp/same.ref 2>&1
+	"$@" /tmp/conv.data >/tmp/same.pp 2>&1
+	if [ -s /tmp/same.ref ] && cmp -s /tmp/same.ref /tmp/same.pp; then
+		ok "$_what"
+	else
+		not_ok "$_what"
+		sed 's/^/#   ref | /' /tmp/same.ref | head -n 8
+		sed 's/^/#   conv | /' /tmp/same.pp | head -n 8
+	fi
+}
+same2 "convert: perf sched timehist reads the live records as perf record's" timehist
+same2 "convert: perf sched latency too" latency
+same2 "convert: perf sched map too" map
+perf persistent convert -i /tmp/ref.data -o /tmp/x.data 2>/tmp/conv.bad
+check_eq "convert: a file without persistent readers is refused (exit 1)" 1 "$?"
+check_grep "convert: ... and says why" "no persistent reader in it" /tmp/conv.bad
+check "convert: ... leaving no file" test ! -e /tmp/x.data
+
 for e in $EVENTS; do perf persistent destroy "a_$e" >/dev/null; done
+perf persistent convert -i /tmp/live.data -o /tmp/x.data 2>/tmp/conv.bad
+check_eq "convert: events destroyed since are refused (exit 1)" 1 "$?"
+check_grep "convert: ... and says why" "persistent event [0-9]+ is gone" /tmp/conv.bad
+check "convert: ... leaving no file" test ! -e /tmp/x.data
 check "kernel log clean" pp_log_clean
 done_testing

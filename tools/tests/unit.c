@@ -665,6 +665,132 @@ out:
 }
 
 /*
+ * A reader's sample (IP|TID|TIME|CPU|PERIOD|RAW) at @img[@n] carrying @rec
+ * (@rec_words 8-byte words) after a struct perf_persistent_sample of
+ * @stored_type; the new end.
+ */
+static size_t put_reader_sample(uint64_t *img, size_t n, const uint64_t *rec,
+				size_t rec_words, uint64_t stored_type)
+{
+	struct perf_event_header *h = (void *)&img[n];
+	size_t start = n++;
+	uint32_t raw_size = 16 + rec_words * 8 + 4;
+
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = 0;
+	img[n++] = 0xffffffff81000000ULL;		/* IP: the delivery */
+	img[n++] = 0;					/* TID */
+	img[n++] = 999999;				/* TIME */
+	img[n++] = 1;					/* CPU */
+	img[n++] = 1;					/* PERIOD */
+	memcpy(&img[n], &raw_size, 4);
+	memset((char *)&img[n] + 4, 0, 8);		/* common */
+	memcpy((char *)&img[n] + 12, &stored_type, 8);
+	memcpy((char *)&img[n] + 20, rec, rec_words * 8);
+	memset((char *)&img[n] + 20 + rec_words * 8, 0, 4);
+	n += (4 + raw_size) / 8;
+	h->size = (n - start) * 8;
+	return n;
+}
+
+/*
+ * A perf.data of persistent readers (attr type 11, event 7): the stored
+ * records come out of the readers' samples in the order they arrived, a
+ * loss is counted, perf's own records are passed over; a file that is not
+ * a reader's is refused with a reason.
+ */
+static void test_readerdata(void)
+{
+	const uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	uint64_t *f = calloc(512, 8), rec[3], lost[4];
+	struct perf_event_header hdr;
+	struct perf_event_attr *attr;
+	struct pp_reader_events r;
+	struct pp_snapshot snap;
+	char path[] = "/tmp/pp-unit-XXXXXX";
+	size_t n, data;
+	FILE *out;
+	int fd;
+
+	/* Header (13 words), the attr and its ids section, one id. */
+	f[0] = 0x32454c4946524550ULL;
+	f[1] = 104;
+	f[2] = sizeof(*attr) + 16;
+	f[3] = 112;					/* attrs */
+	f[4] = sizeof(*attr) + 16;
+	attr = (void *)&f[14];
+	attr->type = 11;
+	attr->config = 7;
+	attr->size = sizeof(*attr);
+	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
+	f[14 + sizeof(*attr) / 8] = 104;		/* the ids: at word 13 */
+	f[14 + sizeof(*attr) / 8 + 1] = 8;
+	f[13] = 42;
+	data = 14 + sizeof(*attr) / 8 + 2;
+	n = data;
+	/* perf's own records (a COMM) are passed over. */
+	((struct perf_event_header *)&f[n])->type = PERF_RECORD_COMM;
+	((struct perf_event_header *)&f[n])->size = 32;
+	n += 4;
+	/* Two stored samples (tid 5 at 300, then tid 6 at 200), a loss. */
+	hdr = (struct perf_event_header){ .type = PERF_RECORD_SAMPLE, .size = 24 };
+	memcpy(&rec[0], &hdr, sizeof(hdr));
+	rec[1] = (uint64_t)5 << 32 | 5;
+	rec[2] = 300;
+	n = put_reader_sample(f, n, rec, 3, st);
+	rec[1] = (uint64_t)6 << 32 | 6;
+	rec[2] = 200;
+	n = put_reader_sample(f, n, rec, 3, st);
+	memset(lost, 0, sizeof(lost));
+	hdr = (struct perf_event_header){ .type = PERF_RECORD_LOST, .size = 24 };
+	memcpy(&lost[0], &hdr, sizeof(hdr));
+	lost[1] = 7;
+	lost[2] = 4096;
+	n = put_reader_sample(f, n, lost, 3, st);
+	f[5] = data * 8;
+	f[6] = (n - data) * 8;
+
+	fd = mkstemp(path);
+	out = fdopen(fd, "w");
+	fwrite(f, 8, n, out);
+	fclose(out);
+	CHECK(!readerdata_read(path, 11, &r) && r.nr == 1 && r.ev[0].id == 7 &&
+	      r.ev[0].nr == 2 && r.ev[0].sample_type == st &&
+	      r.ev[0].losses == 1 && r.ev[0].lost_bytes == 4096,
+	      "one event's two records and its loss, out of its readers' samples");
+	CHECK(r.nr == 1 && !readerdata_snapshot(&r.ev[0], &snap) && snap.nr == 2 &&
+	      snap.recs[0].d.tid == 6 && snap.recs[0].d.time == 200 &&
+	      snap.recs[1].d.tid == 5, "as a snapshot, in time order");
+	snapshot_free(&snap);
+	readerdata_free(&r);
+	CHECK(readerdata_read(path, 12, &r) && !r.nr,
+	      "no reader of the persistent PMU's type: refused");
+
+	/* Cut in its last record; compressed; not perf.data. */
+	out = fopen(path, "w");
+	f[6] -= 8;
+	fwrite(f, 8, n - 1, out);
+	fclose(out);
+	CHECK(readerdata_read(path, 11, &r), "a record past the data section");
+	f[6] += 8;
+	f[9] |= 1ULL << 27;
+	out = fopen(path, "w");
+	fwrite(f, 8, n, out);
+	fclose(out);
+	CHECK(readerdata_read(path, 11, &r), "compressed");
+	f[9] = 0;
+	f[0] = 0;
+	out = fopen(path, "w");
+	fwrite(f, 8, n, out);
+	fclose(out);
+	CHECK(readerdata_read(path, 11, &r), "not a perf.data file");
+	CHECK(readerdata_read("/nonexistent/x", 11, &r), "no file");
+	unlink(path);
+	free(f);
+}
+
+/*
  * The UAPI can grow: a struct command's size bits are not what the module
  * matches (Documentation/uapi.rst), and the mmap offset is counted in
  * pages of whatever size the system has.
@@ -882,6 +1008,7 @@ int main(void)
 	test_decode();
 	test_comm_records();
 	test_perfdata_events();
+	test_readerdata();
 	test_filter();
 	test_crash_dump();
 	test_uapi();

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: "perf persistent convert", which turns what "perf
+ * record -a -R -e persistent/NAME/" wrote into a perf.data of the source
+ * events, which perf's own commands decode.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+
+/* The persistent PMU's type, which the readers' attrs have; -1 if none. */
+static int pmu_type(void)
+{
+	char *s = pmu_file("type");
+	int type = s ? atoi(s) : -1;
+
+	free(s);
+	if (type < 0)
+		pp_error("the persistent PMU is not there: is perf_persistent loaded?");
+	return type;
+}
+
+/* Free what convert made of the @nr events so far. */
+static void convert_free(struct pp_export *ev, struct pp_event_desc *desc,
+			 struct pp_snapshot *snap, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		snapshot_free(&snap[i]);
+		printer_free(ev[i].p);
+		ctl_desc_free(&desc[i]);
+	}
+	free(ev);
+	free(desc);
+	free(snap);
+}
+
+/*
+ * Event @re of the file as an export: its source attr and format from
+ * the module, which must still have it.  0, or 1 (reported).
+ */
+static int export_event(int fd, const char *in, const struct pp_reader_event *re,
+			struct pp_event_desc *desc, struct pp_snapshot *snap,
+			struct pp_export *ev)
+{
+	if (ctl_describe(fd, re->id, NULL, desc)) {
+		pp_error("%s: persistent event %u is gone: its source and its format went with it",
+			 in, re->id);
+		return 1;
+	}
+	ev->p = printer_new(&desc->attr);
+	if (!ev->p)
+		return 1;
+	if (desc->info.size >= PERF_PERSISTENT_INFO_SIZE_VER1)
+		printer_set_clock(ev->p, &(struct pp_clock){
+					.clock_ns = desc->info.clock_ns,
+					.realtime_ns = desc->info.realtime_ns,
+				  }, false);
+	if (readerdata_snapshot(re, snap))
+		return 1;
+	printer_learn_comms(ev->p, snap);
+	ev->name = desc->info.name;
+	ev->attr = desc->attr;
+	ev->id = desc->info.id;
+	ev->snap = snap;
+	if (re->losses)
+		pp_error("%s: %s: its readers were told of %llu losses, %llu bytes of records overwritten before they were delivered",
+			 in, ev->name, re->losses, re->lost_bytes);
+	return 0;
+}
+
+static int cmd_convert(int argc, char **argv)
+{
+	const char *in = "perf.data", *out = "persistent.data";
+	const struct pp_opt opts[] = {
+		OPT_STRING('i', "input", &in),
+		OPT_STRING('o', "output", &out),
+		OPT_END
+	};
+	struct pp_reader_events r;
+	struct pp_event_desc *desc = NULL;
+	struct pp_snapshot *snap = NULL;
+	struct pp_export *ev = NULL;
+	size_t i, done = 0, samples = 0;
+	char **cmdline = NULL;
+	bool failed;
+	int ret, type, fd;
+
+	ret = pp_parse(argc, argv, opts);
+	if (ret)
+		return ret;
+	if (want_args(argc, argv, 0, 0))
+		return PP_EXIT_USAGE;
+	if (!strcmp(in, out))
+		return usage_error("the output would overwrite the input");
+	type = pmu_type();
+	if (type < 0)
+		return 1;
+	if (readerdata_read(in, type, &r))
+		return 1;
+	ret = 1;
+	ev = calloc(r.nr, sizeof(*ev));
+	desc = calloc(r.nr, sizeof(*desc));
+	snap = calloc(r.nr, sizeof(*snap));
+	cmdline = calloc(argc + 2, sizeof(*cmdline));
+	if (!ev || !desc || !snap || !cmdline) {
+		pp_error("out of memory");
+		goto out;
+	}
+	fd = ctl_open(false);
+	if (fd < 0)
+		goto out;
+	for (failed = false; done < r.nr && !failed; done++)
+		failed = export_event(fd, in, &r.ev[done], &desc[done],
+				      &snap[done], &ev[done]);
+	close(fd);
+	if (failed)
+		goto out;
+	cmdline[0] = "perf";
+	cmdline[1] = "persistent";
+	for (i = 0; i < (size_t)argc; i++)
+		cmdline[i + 2] = argv[i];
+	if (perfdata_write(out, ev, r.nr, argc + 2, cmdline))
+		goto out;
+	ret = 0;
+	for (i = 0; i < r.nr; i++)
+		samples += snapshot_samples(&snap[i]);
+	fprintf(stderr, "[ perf persistent convert: Wrote %zu records of ", samples);
+	for (i = 0; i < r.nr; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", ev[i].name);
+	fprintf(stderr, " to %s ]\n", out);
+out:
+	free(cmdline);
+	convert_free(ev, desc, snap, ev && desc && snap ? done : 0);
+	readerdata_free(&r);
+	return ret;
+}
+
+const struct pp_cmd pp_cmd_convert = {
+	.name = "convert",
+	.fn = cmd_convert,
+	.usage = "[-i FILE] [-o FILE]",
+	.help = "turn what perf record -a -R -e persistent/NAME/ wrote, whose\n"
+		"samples carry each record in their raw payload, into a perf.data\n"
+		"of the source events, which perf script, report, sched and\n"
+		"timechart decode (as record writes it); the events must still\n"
+		"exist: their sources and formats come from the module\n"
+		"    -i, --input FILE    (default: perf.data)\n"
+		"    -o, --output FILE   (default: persistent.data)",
+};
