@@ -23,22 +23,6 @@ static int pmu_type(void)
 	return type;
 }
 
-/* Free what convert made of the @nr events so far. */
-static void convert_free(struct pp_export *ev, struct pp_event_desc *desc,
-			 struct pp_snapshot *snap, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		snapshot_free(&snap[i]);
-		printer_free(ev[i].p);
-		ctl_desc_free(&desc[i]);
-	}
-	free(ev);
-	free(desc);
-	free(snap);
-}
-
 /*
  * Event @re of the file as an export: its source attr and format from
  * the module, which must still have it.  0, or 1 (reported).
@@ -82,12 +66,8 @@ static int cmd_convert(int argc, char **argv)
 		OPT_END
 	};
 	struct pp_reader_events r;
-	struct pp_event_desc *desc = NULL;
-	struct pp_snapshot *snap = NULL;
-	struct pp_export *ev = NULL;
-	size_t i, done = 0, samples = 0;
-	char **cmdline = NULL;
-	bool failed;
+	struct exports x;
+	bool failed = false;
 	int ret, type, fd;
 
 	ret = pp_parse(argc, argv, opts);
@@ -103,39 +83,20 @@ static int cmd_convert(int argc, char **argv)
 	if (readerdata_read(in, type, &r))
 		return 1;
 	ret = 1;
-	ev = calloc(r.nr, sizeof(*ev));
-	desc = calloc(r.nr, sizeof(*desc));
-	snap = calloc(r.nr, sizeof(*snap));
-	cmdline = calloc(argc + 2, sizeof(*cmdline));
-	if (!ev || !desc || !snap || !cmdline) {
-		pp_error("out of memory");
-		goto out;
-	}
+	if (exports_alloc(&x, r.nr))
+		goto out_r;
 	fd = ctl_open(false);
 	if (fd < 0)
 		goto out;
-	for (failed = false; done < r.nr && !failed; done++)
-		failed = export_event(fd, in, &r.ev[done], &desc[done],
-				      &snap[done], &ev[done]);
+	for (; x.nr < r.nr && !failed; x.nr++)
+		failed = export_event(fd, in, &r.ev[x.nr], &x.desc[x.nr],
+				      &x.snap[x.nr], &x.ev[x.nr]);
 	close(fd);
-	if (failed)
-		goto out;
-	cmdline[0] = "perf";
-	cmdline[1] = "persistent";
-	for (i = 0; i < (size_t)argc; i++)
-		cmdline[i + 2] = argv[i];
-	if (perfdata_write(out, ev, r.nr, argc + 2, cmdline))
-		goto out;
-	ret = 0;
-	for (i = 0; i < r.nr; i++)
-		samples += snapshot_samples(&snap[i]);
-	fprintf(stderr, "[ perf persistent convert: Wrote %zu records of ", samples);
-	for (i = 0; i < r.nr; i++)
-		fprintf(stderr, "%s%s", i ? ", " : "", ev[i].name);
-	fprintf(stderr, " to %s ]\n", out);
+	if (!failed)
+		ret = exports_write(&x, "convert", out, argc, argv);
 out:
-	free(cmdline);
-	convert_free(ev, desc, snap, ev && desc && snap ? done : 0);
+	exports_free(&x);
+out_r:
 	readerdata_free(&r);
 	return ret;
 }

@@ -5,7 +5,6 @@
  */
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,22 +27,6 @@ static unsigned int record_id(const struct pp_event_desc *desc)
 	return sscanf(buf, "%u", &id) == 1 ? id : desc->info.id;
 }
 
-/* Free the @nr events of @ev read so far. */
-static void exports_free(struct pp_export *ev, struct pp_event_desc *desc,
-			 struct pp_snapshot *snap, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		snapshot_free(&snap[i]);
-		printer_free(ev[i].p);
-		ctl_desc_free(&desc[i]);
-	}
-	free(ev);
-	free(desc);
-	free(snap);
-}
-
 static int cmd_record(int argc, char **argv)
 {
 	const char *path = "perf.data";
@@ -54,11 +37,8 @@ static int cmd_record(int argc, char **argv)
 		OPT_END
 	};
 	char name[PERF_PERSISTENT_NAME_MAX + sizeof(PP_PREVIOUS_PREFIX)];
-	struct pp_event_desc *desc;
-	struct pp_snapshot *snap;
-	struct pp_export *ev;
-	size_t i, nr, done = 0, samples = 0;
-	char **cmdline;
+	struct exports x;
+	size_t nr;
 	int ret, fd;
 
 	ret = pp_parse(argc, argv, opts);
@@ -67,23 +47,18 @@ static int cmd_record(int argc, char **argv)
 	if (want_args(argc, argv, 1, -1))
 		return PP_EXIT_USAGE;
 	nr = argc - optind;
-	ev = calloc(nr, sizeof(*ev));
-	desc = calloc(nr, sizeof(*desc));
-	snap = calloc(nr, sizeof(*snap));
-	cmdline = calloc(argc + 2, sizeof(*cmdline));
-	if (!ev || !desc || !snap || !cmdline) {
-		pp_error("out of memory");
-		ret = 1;
-		goto out;
-	}
+	if (exports_alloc(&x, nr))
+		return 1;
 	fd = ctl_open(false);
 	if (fd < 0) {
 		ret = 1;
 		goto out;
 	}
 	/* Each event is paused only while its own records are copied. */
-	for (done = 0; done < nr; done++) {
-		const char *arg = argv[optind + done];
+	for (; x.nr < nr; x.nr++) {
+		const char *arg = argv[optind + x.nr];
+		struct pp_export *ev = &x.ev[x.nr];
+		struct pp_event_desc *desc = &x.desc[x.nr];
 
 		if (previous && strncmp(arg, PP_PREVIOUS_PREFIX,
 					strlen(PP_PREVIOUS_PREFIX))) {
@@ -91,35 +66,20 @@ static int cmd_record(int argc, char **argv)
 				 PERF_PERSISTENT_NAME_MAX, arg);
 			arg = name;
 		}
-		ret = read_named_event(fd, arg, &desc[done], &snap[done],
-				       &ev[done].p, false);
+		ret = read_named_event(fd, arg, desc, &x.snap[x.nr], &ev->p,
+				       false);
 		if (ret)
 			break;
-		ev[done].name = desc[done].info.name;
-		ev[done].attr = desc[done].attr;
-		ev[done].id = record_id(&desc[done]);
-		ev[done].snap = &snap[done];
+		ev->name = desc->info.name;
+		ev->attr = desc->attr;
+		ev->id = record_id(desc);
+		ev->snap = &x.snap[x.nr];
 	}
 	close(fd);
-	if (ret)
-		goto out;
-	cmdline[0] = "perf";
-	cmdline[1] = "persistent";
-	for (i = 0; i < (size_t)argc; i++)
-		cmdline[i + 2] = argv[i];
-	ret = perfdata_write(path, ev, nr, argc + 2, cmdline) ? 1 : 0;
-	if (!ret) {
-		for (i = 0; i < nr; i++)
-			samples += snapshot_samples(&snap[i]);
-		fprintf(stderr, "[ perf persistent record: Wrote %zu records of ", samples);
-		for (i = 0; i < nr; i++)
-			fprintf(stderr, "%s%s", i ? ", " : "", ev[i].name);
-		fprintf(stderr, " to %s ]\n", path);
-	}
+	if (!ret)
+		ret = exports_write(&x, "record", path, argc, argv);
 out:
-	free(cmdline);
-	if (ev && desc && snap)
-		exports_free(ev, desc, snap, done);
+	exports_free(&x);
 	return ret;
 }
 

@@ -216,4 +216,23 @@ int read_event(int argc, char **argv, struct pp_event_desc *desc,
 	       struct pp_snapshot *snap, struct pp_printer **p,
 	       bool wall_clock);
 
+/* The events a perf.data export is made of: record and convert. */
+struct exports {
+	struct pp_export	*ev;
+	struct pp_event_desc	*desc;
+	struct pp_snapshot	*snap;
+	size_t			nr;	/* made so far: what exports_free() frees */
+};
+
+/* Room for @nr events; 0, or 1 (reported). */
+int exports_alloc(struct exports *x, size_t nr);
+void exports_free(struct exports *x);
+/*
+ * Write the events to @path as one perf.data ("perf persistent VERB" and
+ * @argv the command line it records) and say what was written; 0, or 1
+ * (reported).
+ */
+int exports_write(const struct exports *x, const char *verb, const char *path,
+		  int argc, char **argv);
+
 #endif /* PERF_PERSISTENT_BUILTIN_H */

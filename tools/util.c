@@ -392,3 +392,56 @@ int read_event(int argc, char **argv, struct pp_event_desc *desc,
 	close(fd);
 	return ret;
 }
+
+int exports_alloc(struct exports *x, size_t nr)
+{
+	memset(x, 0, sizeof(*x));
+	x->ev = calloc(nr ? nr : 1, sizeof(*x->ev));
+	x->desc = calloc(nr ? nr : 1, sizeof(*x->desc));
+	x->snap = calloc(nr ? nr : 1, sizeof(*x->snap));
+	if (x->ev && x->desc && x->snap)
+		return 0;
+	exports_free(x);
+	return pp_error("out of memory");
+}
+
+void exports_free(struct exports *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->nr; i++) {
+		snapshot_free(&x->snap[i]);
+		printer_free(x->ev[i].p);
+		ctl_desc_free(&x->desc[i]);
+	}
+	free(x->ev);
+	free(x->desc);
+	free(x->snap);
+	memset(x, 0, sizeof(*x));
+}
+
+int exports_write(const struct exports *x, const char *verb, const char *path,
+		  int argc, char **argv)
+{
+	char **cmdline = calloc(argc + 2, sizeof(*cmdline));
+	size_t i, samples = 0;
+	int ret;
+
+	if (!cmdline)
+		return pp_error("out of memory");
+	cmdline[0] = "perf";
+	cmdline[1] = "persistent";
+	for (i = 0; i < (size_t)argc; i++)
+		cmdline[i + 2] = argv[i];
+	ret = perfdata_write(path, x->ev, x->nr, argc + 2, cmdline) ? 1 : 0;
+	free(cmdline);
+	if (ret)
+		return ret;
+	for (i = 0; i < x->nr; i++)
+		samples += snapshot_samples(&x->snap[i]);
+	fprintf(stderr, "[ perf persistent %s: Wrote %zu records of ", verb, samples);
+	for (i = 0; i < x->nr; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", x->ev[i].name);
+	fprintf(stderr, " to %s ]\n", path);
+	return 0;
+}
