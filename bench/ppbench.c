@@ -531,24 +531,36 @@ static void perf_path_setup(struct config *c)
 static int scoped_ids[2 * MAX_OTHERS];
 static int nr_scoped;
 
-static void scoped_create(int n)
+/*
+ * The two recorded events, with the smallest buffers (they record
+ * nothing), scoped as pp_cgroup or pp_task say, named bench_KINDi_t.
+ */
+static void scoped_pair(char kind, int i)
 {
-	char path[64], name[PERF_PERSISTENT_NAME_MAX];
+	char name[PERF_PERSISTENT_NAME_MAX];
 	unsigned long size = buffer_size;
-	int i, t;
+	int t;
 
 	buffer_size = 4096;
+	for (t = 0; t < 2; t++) {
+		snprintf(name, sizeof(name), "bench_%c%d_%d", kind, i, t);
+		scoped_ids[nr_scoped++] = pp_create(name, recorded_tps[t], 0);
+	}
+	buffer_size = size;
+}
+
+static void scoped_create(int n)
+{
+	char path[64];
+	int i;
+
 	for (i = 1; i < n; i++) {
 		snprintf(path, sizeof(path), "%s%s-%d", CGROUP_ROOT,
 			 OTHER_CGROUP, i);
 		mkdir(path, 0755);
 		pp_cgroup = path + strlen(CGROUP_ROOT);
-		for (t = 0; t < 2; t++) {
-			snprintf(name, sizeof(name), "bench_c%d_%d", i, t);
-			scoped_ids[nr_scoped++] = pp_create(name, recorded_tps[t], 0);
-		}
+		scoped_pair('c', i);
 	}
-	buffer_size = size;
 }
 
 static void scoped_destroy(void)
@@ -570,11 +582,8 @@ static int nr_sleepers;
 
 static void task_setup(struct config *c)
 {
-	char name[PERF_PERSISTENT_NAME_MAX];
-	unsigned long size = buffer_size;
-	int i, t;
+	int i;
 
-	buffer_size = 4096;
 	for (i = 1; i < c->arg; i++) {
 		pid_t pid = fork();
 
@@ -586,12 +595,8 @@ static void task_setup(struct config *c)
 		}
 		sleepers[nr_sleepers++] = pid;
 		pp_task = pid;
-		for (t = 0; t < 2; t++) {
-			snprintf(name, sizeof(name), "bench_t%d_%d", i, t);
-			scoped_ids[nr_scoped++] = pp_create(name, recorded_tps[t], 0);
-		}
+		scoped_pair('t', i);
 	}
-	buffer_size = size;
 	/* After the sleepers: they must not inherit ppbench's events. */
 	pp_task = getpid();
 	recorded_create(0);
