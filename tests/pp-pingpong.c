@@ -9,7 +9,8 @@
  * wakes ppecho and blocks, and ppecho wakes ppwork and blocks.  Both take
  * their names before the first round and keep them, so every switch
  * between them and every wakeup of one by the other happens under those
- * names.
+ * names.  Both run SCHED_FIFO, so neither is preempted by the other or by
+ * this process, and each switches out only when it blocks or exits.
  * Prints "pingpong ROUNDS rounds, ppwork PID, ppecho PID" at the end.
  */
 #define _GNU_SOURCE
@@ -28,7 +29,7 @@ static void die(const char *what)
 	exit(1);
 }
 
-static void pin(int cpu, const char *name)
+static void pin(int cpu)
 {
 	cpu_set_t set;
 
@@ -36,6 +37,15 @@ static void pin(int cpu, const char *name)
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		die("sched_setaffinity");
+}
+
+static void pin_named(int cpu, const char *name)
+{
+	struct sched_param fifo = { .sched_priority = 1 };
+
+	pin(cpu);
+	if (sched_setscheduler(0, SCHED_FIFO, &fifo))
+		die("sched_setscheduler");
 	if (prctl(PR_SET_NAME, name))
 		die("PR_SET_NAME");
 }
@@ -72,7 +82,7 @@ int main(int argc, char **argv)
 	if (echo < 0)
 		die("fork");
 	if (!echo) {
-		pin(cpu, "ppecho");
+		pin_named(cpu, "ppecho");
 		for (i = 0; i < rounds; i++)
 			if (read(there[0], &c, 1) != 1 || write(back[1], &c, 1) != 1)
 				die("echo");
@@ -82,12 +92,20 @@ int main(int argc, char **argv)
 	if (work < 0)
 		die("fork");
 	if (!work) {
-		pin(cpu, "ppwork");
+		pin_named(cpu, "ppwork");
 		for (i = 0; i < rounds; i++)
 			if (write(there[1], &c, 1) != 1 || read(back[0], &c, 1) != 1)
 				die("work");
 		_exit(0);
 	}
+	/*
+	 * waitpid() returns once a child is a zombie, before its last
+	 * switch out of the CPU: this process could then exit, and perf
+	 * record stop, before that switch is recorded.  On the children's
+	 * CPU, below their SCHED_FIFO, this process runs again only after
+	 * both have switched out for the last time.
+	 */
+	pin(cpu);
 	reap(work, "ppwork");
 	reap(echo, "ppecho");
 	printf("pingpong %d rounds, ppwork %d, ppecho %d\n", rounds, work, echo);

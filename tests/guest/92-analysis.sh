@@ -11,8 +11,8 @@
 # What "the same" means: the workload (tests/pp-pingpong.c) is two
 # processes, ppwork and ppecho, pinned to CPU 1, passing a byte back and
 # forth; they start after both recorders and end before perf record
-# stops, so both files hold every switch, wakeup, fork and exit of
-# theirs.  The files differ in the rest of the system's activity (the
+# stops (their last switch out too: see pp-pingpong.c), so both files
+# hold every switch, wakeup, fork and exit of theirs.  The files differ in the rest of the system's activity (the
 # persistent events also hold what came before perf record started, and
 # perf record's own), so each command's output is compared on the
 # workload's tasks only: the same tasks, with the same pids, the same
