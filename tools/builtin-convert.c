@@ -59,12 +59,14 @@ static int export_event(int fd, const char *in, const struct pp_reader_event *re
 
 static int cmd_convert(int argc, char **argv)
 {
-	const char *in = "perf.data", *out = "persistent.data";
+	const char *in = "perf.data", *out = NULL, *fmt = "perf.data";
 	const struct pp_opt opts[] = {
 		OPT_STRING('i', "input", &in),
 		OPT_STRING('o', "output", &out),
+		OPT_STRING(0, "format", &fmt),
 		OPT_END
 	};
+	enum pp_format format;
 	struct pp_reader_events r;
 	struct exports x;
 	bool failed = false;
@@ -75,6 +77,11 @@ static int cmd_convert(int argc, char **argv)
 		return ret;
 	if (want_args(argc, argv, 0, 0))
 		return PP_EXIT_USAGE;
+	ret = parse_format(fmt, &format);
+	if (ret)
+		return ret;
+	if (!out)
+		out = format == PP_FORMAT_TRACE_DAT ? "trace.dat" : "persistent.data";
 	if (!strcmp(in, out))
 		return usage_error("the output would overwrite the input");
 	type = pmu_type();
@@ -93,7 +100,7 @@ static int cmd_convert(int argc, char **argv)
 				      &x.snap[x.nr], &x.ev[x.nr]);
 	close(fd);
 	if (!failed)
-		ret = exports_write(&x, "convert", out, argc, argv);
+		ret = exports_write(&x, "convert", format, out, argc, argv);
 out:
 	exports_free(&x);
 out_r:
@@ -104,12 +111,15 @@ out_r:
 const struct pp_cmd pp_cmd_convert = {
 	.name = "convert",
 	.fn = cmd_convert,
-	.usage = "[-i FILE] [-o FILE]",
+	.usage = "[-i FILE] [-o FILE] [--format perf.data|trace.dat]",
 	.help = "turn what perf record -a -R -e persistent/NAME/ wrote, whose\n"
 		"samples carry each record in their raw payload, into a perf.data\n"
 		"of the source events, which perf script, report, sched and\n"
-		"timechart decode (as record writes it); the events must still\n"
-		"exist: their sources and formats come from the module\n"
+		"timechart decode (as record writes it), or a trace.dat; the\n"
+		"events must still exist: their sources and formats come from\n"
+		"the module\n"
 		"    -i, --input FILE    (default: perf.data)\n"
-		"    -o, --output FILE   (default: persistent.data)",
+		"    -o, --output FILE   (default: persistent.data, trace.dat)\n"
+		"    --format FORMAT     perf.data (default) or trace.dat, for\n"
+		"                        trace-cmd report and KernelShark",
 };

@@ -29,13 +29,15 @@ static unsigned int record_id(const struct pp_event_desc *desc)
 
 static int cmd_record(int argc, char **argv)
 {
-	const char *path = "perf.data";
+	const char *path = NULL, *fmt = "perf.data";
 	bool previous = false;
 	const struct pp_opt opts[] = {
 		OPT_STRING('o', "output", &path),
 		OPT_SET(0, "previous", &previous),
+		OPT_STRING(0, "format", &fmt),
 		OPT_END
 	};
+	enum pp_format format;
 	char name[PERF_PERSISTENT_NAME_MAX + sizeof(PP_PREVIOUS_PREFIX)];
 	struct exports x;
 	size_t nr;
@@ -46,6 +48,11 @@ static int cmd_record(int argc, char **argv)
 		return ret;
 	if (want_args(argc, argv, 1, -1))
 		return PP_EXIT_USAGE;
+	ret = parse_format(fmt, &format);
+	if (ret)
+		return ret;
+	if (!path)
+		path = format == PP_FORMAT_TRACE_DAT ? "trace.dat" : "perf.data";
 	nr = argc - optind;
 	if (exports_alloc(&x, nr))
 		return 1;
@@ -77,7 +84,7 @@ static int cmd_record(int argc, char **argv)
 	}
 	close(fd);
 	if (!ret)
-		ret = exports_write(&x, "record", path, argc, argv);
+		ret = exports_write(&x, "record", format, path, argc, argv);
 out:
 	exports_free(&x);
 	return ret;
@@ -86,9 +93,11 @@ out:
 const struct pp_cmd pp_cmd_record = {
 	.name = "record",
 	.fn = cmd_record,
-	.usage = "[-o FILE] [--previous] NAME...",
+	.usage = "[-o FILE] [--format perf.data|trace.dat] [--previous] NAME...",
 	.help = "write the records held by the events to one perf.data file, for\n"
-		"perf script, report, sched, timechart and data convert\n"
-		"    -o, --output FILE   (default: perf.data)\n"
+		"perf script, report, sched, timechart and data convert, or to\n"
+		"a trace.dat, for trace-cmd report and KernelShark\n"
+		"    -o, --output FILE   (default: perf.data, trace.dat)\n"
+		"    --format FORMAT     perf.data (default) or trace.dat\n"
 		"    --previous          the previous boot's events (list --previous)",
 };

@@ -227,12 +227,20 @@ struct exports {
 /* Room for @nr events; 0, or 1 (reported). */
 int exports_alloc(struct exports *x, size_t nr);
 void exports_free(struct exports *x);
+/* The files an export writes. */
+enum pp_format {
+	PP_FORMAT_PERF_DATA,	/* perf's perf.data */
+	PP_FORMAT_TRACE_DAT,	/* trace-cmd's trace.dat, version 6 */
+};
+
+/* "perf.data" or "trace.dat" into @format; 0, or PP_EXIT_USAGE (reported). */
+int parse_format(const char *s, enum pp_format *format);
 /*
- * Write the events to @path as one perf.data ("perf persistent VERB" and
- * @argv the command line it records) and say what was written; 0, or 1
- * (reported).
+ * Write the events to @path as one file of @format ("perf persistent VERB"
+ * and @argv the command line a perf.data records) and say what was
+ * written; 0, or 1 (reported).
  */
-int exports_write(const struct exports *x, const char *verb, const char *path,
-		  int argc, char **argv);
+int exports_write(const struct exports *x, const char *verb,
+		  enum pp_format format, const char *path, int argc, char **argv);
 
 #endif /* PERF_PERSISTENT_BUILTIN_H */

@@ -384,6 +384,19 @@ struct pp_export {
 int perfdata_write(const char *path, const struct pp_export *ev, size_t nr,
 		   int argc, char **cmdline);
 
+/* ---- tracedat.c: export to trace-cmd's trace.dat ------------------------ */
+
+/*
+ * Write the tracepoint records of the @nr events @ev as one trace.dat
+ * (version 6) at @path: their formats, the names of the tasks they name,
+ * and each CPU's records in ftrace's ring buffer pages, oldest first.
+ * Every event must be a tracepoint whose records hold their time, CPU and
+ * payload.  Returns 0 and the records written in @written, or -1 with a
+ * message on stderr and no file.
+ */
+int tracedat_write(const char *path, const struct pp_export *ev, size_t nr,
+		   size_t *written);
+
 /* ---- readerdata.c: the records in a perf.data of readers --------------- */
 
 /**

@@ -33,6 +33,7 @@
 #include <traceevent/event-parse.h>
 
 #include "perf-persistent.h"
+#include "export.h"
 #include "perf_persistent/version.h"
 
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
@@ -72,15 +73,7 @@ struct file_attr {
 	struct file_section	ids;
 };
 
-/* A growable byte buffer. */
-struct blob {
-	unsigned char	*p;
-	size_t		len;
-	size_t		cap;
-	bool		failed;
-};
-
-static void put(struct blob *b, const void *data, size_t len)
+void put(struct blob *b, const void *data, size_t len)
 {
 	if (b->failed)
 		return;
@@ -99,22 +92,22 @@ static void put(struct blob *b, const void *data, size_t len)
 	b->len += len;
 }
 
-static void put_u8(struct blob *b, uint8_t v)
+void put_u8(struct blob *b, uint8_t v)
 {
 	put(b, &v, 1);
 }
 
-static void put_u32(struct blob *b, uint32_t v)
+void put_u32(struct blob *b, uint32_t v)
 {
 	put(b, &v, 4);
 }
 
-static void put_u64(struct blob *b, uint64_t v)
+void put_u64(struct blob *b, uint64_t v)
 {
 	put(b, &v, 8);
 }
 
-static void put_str(struct blob *b, const char *s)
+void put_str(struct blob *b, const char *s)
 {
 	put(b, s, strlen(s) + 1);
 }
@@ -142,10 +135,50 @@ struct tp_format {
 };
 
 /*
- * The tracing data: the formats of the @nr tracepoints @tp, by system, in
- * the layout of perf's trace-event-info.c, version 0.6.
+ * The ring buffer's page and record headers, as the kernel's tracefs
+ * events/header_page and header_event say them for a 64-bit kernel: a
+ * page is a u64 time and a u64 count of bytes written, then the records;
+ * a record is a 32-bit header of a 5-bit type or length and a 27-bit time
+ * delta.  What trace.dat's pages are written in, and what perf expects.
  */
-static int tracing_data(struct blob *b, const struct tp_format *tp, size_t nr)
+static void put_ring_headers(struct blob *b)
+{
+	char text[512];
+	int n;
+
+	put_str(b, "header_page");
+	n = snprintf(text, sizeof(text),
+		     "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		     "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		     "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+		     "\tfield: char data;\toffset:%u;\tsize:%u;\tsigned:0;\n",
+		     PP_RB_PAGE_HEADER, getpagesize() - PP_RB_PAGE_HEADER);
+	put_u64(b, n);
+	put(b, text, n);
+	put_str(b, "header_event");
+	n = snprintf(text, sizeof(text),
+		     "# compressed entry header\n"
+		     "\ttype_len    :    5 bits\n"
+		     "\ttime_delta  :   27 bits\n"
+		     "\tarray       :   32 bits\n\n"
+		     "\tpadding     : type == %u\n"
+		     "\ttime_extend : type == %u\n"
+		     "\ttime_stamp : type == %u\n"
+		     "\tdata max type_len  == %u\n",
+		     PP_RB_TYPE_PADDING, PP_RB_TYPE_TIME_EXTEND,
+		     PP_RB_TYPE_TIME_STAMP, PP_RB_MAX_TYPE_LEN);
+	put_u64(b, n);
+	put(b, text, n);
+}
+
+/*
+ * The tracing data: the formats of the @nr tracepoints @tp, by system, in
+ * the layout of perf's trace-event-info.c (@version "0.6"), which is
+ * trace.dat's up to its CPU data (@version "6"), then the tasks' names
+ * @cmdlines ("PID COMM" lines, or none).
+ */
+static int tracing_data(struct blob *b, const struct tp_format *tp, size_t nr,
+			const char *version, const struct blob *cmdlines)
 {
 	static const unsigned char magic[] = { 23, 8, 68 };
 	char rel[300];
@@ -153,17 +186,11 @@ static int tracing_data(struct blob *b, const struct tp_format *tp, size_t nr)
 
 	put(b, magic, sizeof(magic));
 	put(b, "tracing", 7);
-	put_str(b, "0.6");
+	put_str(b, version);
 	put_u8(b, 0);				/* little endian */
 	put_u8(b, sizeof(long));
 	put_u32(b, getpagesize());
-
-	put_str(b, "header_page");
-	if (put_tracefs_file(b, "header_page"))
-		return -1;
-	put_str(b, "header_event");
-	if (put_tracefs_file(b, "header_event"))
-		return -1;
+	put_ring_headers(b);
 
 	put_u32(b, 0);				/* no ftrace formats */
 	for (i = 0; i < nr; i++) {
@@ -198,7 +225,9 @@ static int tracing_data(struct blob *b, const struct tp_format *tp, size_t nr)
 	}
 	put_u32(b, 0);				/* no kallsyms */
 	put_u32(b, 0);				/* no ftrace_printk formats */
-	put_u64(b, 0);				/* no saved cmdlines */
+	put_u64(b, cmdlines ? cmdlines->len : 0);
+	if (cmdlines)
+		put(b, cmdlines->p, cmdlines->len);
 	return 0;
 }
 
@@ -405,30 +434,22 @@ static size_t sample_id_size(const struct perf_event_attr *attr)
 	return size;
 }
 
-/* What the file holds besides the records, as it is put together. */
-struct perfdata {
-	struct blob		comms;
-	struct blob		feat[HEADER_LAST + 1];
-	struct file_header	fh;
-	struct file_attr	*fa;
-	uint64_t		*ids;
-	uint64_t		first, last;
-	unsigned int		max_cpu;
-};
-
 /*
- * One COMM record for each task the records name, in the order of their
- * thread ids, with the name it had when the oldest record naming it was
- * made: the event's own COMM record before a sample, or a payload's comm
- * field; failing those, the name /proc gives it now.  A task only a
- * payload names gets its process id from a sample of it, else its
- * thread id.
+ * Call @fn once for each task the records of the @nr events @ev name, in
+ * the order of their thread ids, with the name it had when the oldest
+ * (or, if @newest, the newest) record naming it was made: the event's own
+ * COMM record before a sample, or a payload's comm field; failing those,
+ * the name /proc gives it now.  A task only a payload names gets its
+ * process id from a sample of it, else its thread id.  Returns 0, or -1
+ * (reported).
  */
-static int name_tasks(struct perfdata *pd, const struct pp_export *ev,
-		      size_t nr)
+int export_tasks(const struct pp_export *ev, size_t nr, bool newest,
+		 void (*fn)(void *arg, int pid, int tid, const char *comm,
+			    size_t comm_max),
+		 void *arg)
 {
 	struct tasks ts = { 0 };
-	size_t e, i, j, id_size = sample_id_size(&pd->fa[0].attr);
+	size_t e, i, j;
 	const char *comm;
 
 	for (e = 0; e < nr; e++) {
@@ -464,20 +485,48 @@ static int name_tasks(struct perfdata *pd, const struct pp_export *ev,
 		for (j = i; j < ts.nr && ts.t[j].tid == ts.t[i].tid; j++) {
 			if (pid < 0 && ts.t[j].pid > 0)
 				pid = ts.t[j].pid;
-			if (ts.t[j].comm && (!named || (!named->then && ts.t[j].then)))
+			if (!ts.t[j].comm)
+				continue;
+			/* A name it had then beats one it has now. */
+			if (!named || (ts.t[j].then && !named->then) ||
+			    (newest && (ts.t[j].then || !named->then)))
 				named = &ts.t[j];
 		}
 		if (named)
-			comm_record(&pd->comms, pid > 0 ? pid : ts.t[i].tid,
-				    ts.t[i].tid, named->comm, named->comm_max,
-				    id_size);
+			fn(arg, pid > 0 ? pid : ts.t[i].tid, ts.t[i].tid,
+			   named->comm, named->comm_max);
 	}
 	free(ts.t);
 	return 0;
 }
 
-/* The tracepoints of @ev, each once; 0 or -1 (reported). */
-static int tracepoints(struct blob *b, const struct pp_export *ev, size_t nr)
+/* What the file holds besides the records, as it is put together. */
+struct perfdata {
+	struct blob		comms;
+	struct blob		feat[HEADER_LAST + 1];
+	struct file_header	fh;
+	struct file_attr	*fa;
+	uint64_t		*ids;
+	uint64_t		first, last;
+	unsigned int		max_cpu;
+};
+
+/* export_tasks()'s call for perf.data: a COMM record for the task. */
+static void comm_record_of(void *arg, int pid, int tid, const char *comm,
+			   size_t comm_max)
+{
+	struct perfdata *pd = arg;
+
+	comm_record(&pd->comms, pid, tid, comm, comm_max,
+		    sample_id_size(&pd->fa[0].attr));
+}
+
+/*
+ * The tracing data of the tracepoints of @ev, each once; 0 or -1
+ * (reported).
+ */
+int export_formats(struct blob *b, const struct pp_export *ev, size_t nr,
+		   const char *version, const struct blob *cmdlines)
 {
 	struct tp_format *tp = calloc(nr ? nr : 1, sizeof(*tp));
 	size_t e, n = 0, k;
@@ -506,7 +555,7 @@ static int tracepoints(struct blob *b, const struct pp_export *ev, size_t nr)
 		n += k == n;
 	}
 	if (!ret && n)
-		ret = tracing_data(b, tp, n);
+		ret = tracing_data(b, tp, n, version, cmdlines);
 	free(tp);
 	return ret;
 }
@@ -703,9 +752,10 @@ int perfdata_write(const char *path, const struct pp_export *ev, size_t nr,
 
 	ret = attrs(&pd, ev, nr);
 	if (!ret)
-		ret = tracepoints(&pd.feat[HEADER_TRACING_DATA], ev, nr);
+		ret = export_formats(&pd.feat[HEADER_TRACING_DATA], ev, nr,
+				     "0.6", NULL);
 	if (!ret)
-		ret = name_tasks(&pd, ev, nr);
+		ret = export_tasks(ev, nr, false, comm_record_of, &pd);
 	if (!ret) {
 		describe(&pd, ev, argc, cmdline);
 		for (i = 0; i <= HEADER_LAST; i++)

@@ -420,8 +420,8 @@ void exports_free(struct exports *x)
 	memset(x, 0, sizeof(*x));
 }
 
-int exports_write(const struct exports *x, const char *verb, const char *path,
-		  int argc, char **argv)
+int exports_write(const struct exports *x, const char *verb,
+		  enum pp_format format, const char *path, int argc, char **argv)
 {
 	char **cmdline = calloc(argc + 2, sizeof(*cmdline));
 	size_t i, samples = 0;
@@ -433,15 +433,30 @@ int exports_write(const struct exports *x, const char *verb, const char *path,
 	cmdline[1] = "persistent";
 	for (i = 0; i < (size_t)argc; i++)
 		cmdline[i + 2] = argv[i];
-	ret = perfdata_write(path, x->ev, x->nr, argc + 2, cmdline) ? 1 : 0;
+	if (format == PP_FORMAT_TRACE_DAT)
+		ret = tracedat_write(path, x->ev, x->nr, &samples) ? 1 : 0;
+	else
+		ret = perfdata_write(path, x->ev, x->nr, argc + 2, cmdline) ? 1 : 0;
 	free(cmdline);
 	if (ret)
 		return ret;
-	for (i = 0; i < x->nr; i++)
-		samples += snapshot_samples(&x->snap[i]);
+	if (format == PP_FORMAT_PERF_DATA)
+		for (i = 0; i < x->nr; i++)
+			samples += snapshot_samples(&x->snap[i]);
 	fprintf(stderr, "[ perf persistent %s: Wrote %zu records of ", verb, samples);
 	for (i = 0; i < x->nr; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "", x->ev[i].name);
 	fprintf(stderr, " to %s ]\n", path);
+	return 0;
+}
+
+int parse_format(const char *s, enum pp_format *format)
+{
+	if (!strcmp(s, "perf.data"))
+		*format = PP_FORMAT_PERF_DATA;
+	else if (!strcmp(s, "trace.dat"))
+		*format = PP_FORMAT_TRACE_DAT;
+	else
+		return usage_error("--format takes perf.data or trace.dat, not '%s'", s);
 	return 0;
 }

@@ -5,8 +5,10 @@
 # persistent record" into one perf.data, read with perf's own analysis
 # commands (perf sched timehist/latency/map, perf timechart, perf report,
 # perf data convert --to-json), each compared with what the same command
-# prints for "perf record -a" of the same workload; and "perf persistent
-# convert" of what live readers (perf record -a -R) received of them.
+# prints for "perf record -a" of the same workload; the same as a
+# trace.dat, read by trace-cmd report and compared with perf persistent
+# script's records; and "perf persistent convert" of what live readers
+# (perf record -a -R) received of them.
 #
 # What "the same" means: the workload (tests/pp-pingpong.c) is two
 # processes, ppwork and ppecho, pinned to CPU 1, passing a byte back and
@@ -134,6 +136,43 @@ json() {
 }
 same "perf data convert --to-json: the workload's samples" json
 
+# ---- trace.dat: trace-cmd reads the export as script prints the records --
+# One line per record: thread id, CPU, time (to the microsecond, as script
+# prints it), event and the fields as the format prints them; trace-cmd
+# without plugins prints the format's text too.
+dat_lines() {
+	sed -nE 's/^.*-([0-9]+) +\[([0-9]+)\] +([0-9]+)\.([0-9]{6})[0-9]{3}: ([a-z0-9_]+): +(.*[^ ]) *$/\1 \2 \3.\4 \5 \6/p'
+}
+script_lines() {
+	sed -nE 's/^.* ([0-9]+) \[([0-9]+)\] +([0-9]+\.[0-9]{6}): [a-z0-9_]+:([a-z0-9_]+): (.*[^ ]) *$/\1 \2 \3 \4 \5/p'
+}
+if command -v trace-cmd >/dev/null; then
+	# shellcheck disable=SC2086
+	perf persistent record --format trace.dat -o /tmp/pp.dat $names 2>/tmp/rec
+	check_grep "record --format trace.dat: five events into one file" \
+		"Wrote [0-9]+ records of a_sched_switch, a_sched_wakeup, a_sched_process_fork, a_sched_process_exec, a_sched_process_exit to /tmp/pp.dat" \
+		/tmp/rec
+	trace-cmd report -N -t /tmp/pp.dat >/tmp/dat.raw 2>/tmp/tc.err
+	dat_lines </tmp/dat.raw | sort >/tmp/dat.tc
+	for n in $names; do perf persistent script "$n"; done | script_lines | sort >/tmp/dat.pp
+	recs=$(sed -n 's/.*Wrote \([0-9]*\) records.*/\1/p' /tmp/rec)
+	if [ -s /tmp/dat.pp ] && [ "$(wc -l </tmp/dat.pp)" = "$recs" ] &&
+		cmp -s /tmp/dat.tc /tmp/dat.pp; then
+		ok "trace-cmd report: script's $recs records, tasks, CPUs, times and fields"
+		grep -m 2 " sched_switch " /tmp/dat.tc | sed 's/^/#   /'
+	else
+		not_ok "trace-cmd report: script's records, tasks, CPUs, times and fields"
+		echo "#   written: $recs; trace-cmd: $(wc -l </tmp/dat.tc); script: $(wc -l </tmp/dat.pp)"
+		diff /tmp/dat.pp /tmp/dat.tc | head -n 8 | sed 's/^/#   /'
+		sed 's/^/#   ! /' /tmp/tc.err | head -n 4
+	fi
+	# Its names: the saved_cmdlines the file carries.
+	check_grep "trace-cmd report: the workload's tasks by name" \
+		"^ *ppwork-(${PIDS%|*}) +\[001\] .* sched_switch: " /tmp/dat.raw
+else
+	skip "trace.dat" "no trace-cmd in this guest (staged on x86-64 only)"
+fi
+
 # ---- convert: what the live readers got, as a perf.data of the sources --
 perf persistent convert -i /tmp/live.data -o /tmp/conv.data 2>/tmp/conv
 check_grep "convert: says what it wrote" \
@@ -156,6 +195,16 @@ same2() {
 same2 "convert: perf sched timehist reads the live records as perf record's" timehist
 same2 "convert: perf sched latency too (its tasks)" latency
 same2 "convert: perf sched map too" map
+if command -v trace-cmd >/dev/null; then
+	perf persistent convert --format trace.dat -i /tmp/live.data -o /tmp/conv.dat 2>/tmp/conv
+	n=$(sed -n 's/.*Wrote \([0-9]*\) records.*/\1/p' /tmp/conv)
+	check_eq "convert --format trace.dat: trace-cmd reads its ${n:-no} records" "$n" \
+		"$(trace-cmd report -N /tmp/conv.dat 2>/dev/null | grep -cE ' (sched_switch|sched_wakeup): ')"
+fi
+perf persistent record --format perf.dta -o /tmp/x.data a_sched_switch 2>/tmp/fmt.err
+check_eq "record --format of neither kind: a usage error (exit 129)" 129 "$?"
+check_grep "... saying which it takes" "takes perf.data or trace.dat" /tmp/fmt.err
+check "... leaving no file" test ! -e /tmp/x.data
 perf persistent convert -i /tmp/ref.data -o /tmp/x.data 2>/tmp/conv.bad
 check_eq "convert: a file without persistent readers is refused (exit 1)" 1 "$?"
 check_grep "convert: ... and says why" "no persistent reader in it" /tmp/conv.bad

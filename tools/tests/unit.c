@@ -486,11 +486,12 @@ out:
 
 /*
  * A sched_switch sample (IDENTIFIER|TID|TIME|CPU|RAW) at @img[@n], by
- * task @tid, switching from @prev to @next; the new end.
+ * task @tid on @cpu, switching from @prev to @next; the new end.
  */
-static size_t put_switch(uint64_t *img, size_t n, uint64_t id,
-			 unsigned int tid, uint64_t time, const char *prev,
-			 int prev_pid, const char *next, int next_pid)
+static size_t put_switch_on(uint64_t *img, size_t n, uint64_t id,
+			    unsigned int tid, uint64_t time, unsigned int cpu,
+			    const char *prev, int prev_pid, const char *next,
+			    int next_pid)
 {
 	struct perf_event_header *h = (void *)&img[n];
 	unsigned char *raw;
@@ -502,7 +503,7 @@ static size_t put_switch(uint64_t *img, size_t n, uint64_t id,
 	img[n++] = id;
 	img[n++] = (uint64_t)tid << 32 | tid;
 	img[n++] = time;
-	img[n++] = 0;					/* CPU 0 */
+	img[n++] = cpu;
 	/* u32 size, then 64 bytes of payload and 4 of padding. */
 	raw = (unsigned char *)&img[n];
 	memset(raw, 0, 72);
@@ -519,6 +520,15 @@ static size_t put_switch(uint64_t *img, size_t n, uint64_t id,
 	n += 9;
 	h->size = (n - start) * 8;
 	return n;
+}
+
+/* put_switch_on() CPU 0. */
+static size_t put_switch(uint64_t *img, size_t n, uint64_t id,
+			 unsigned int tid, uint64_t time, const char *prev,
+			 int prev_pid, const char *next, int next_pid)
+{
+	return put_switch_on(img, n, id, tid, time, 0, prev, prev_pid, next,
+			     next_pid);
 }
 
 /* The perf.data file @path, whole, and its size; NULL if unreadable. */
@@ -657,6 +667,121 @@ out_file:
 	ex[1].id = 5;
 	CHECK(perfdata_write(path, ex, 2, 3, argv) && access(path, F_OK),
 	      "an event twice");
+out:
+	printer_free(ex[0].p);
+	printer_free(ex[1].p);
+	snapshot_free(&sw);
+	snapshot_free(&mce);
+}
+
+/* Lines of @cmd's output containing @what; -1 if it could not run. */
+static int count_lines(const char *cmd, const char *what, char *first,
+		       size_t first_len)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = popen(cmd, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, what) && n++ == 0 && first)
+			snprintf(first, first_len, "%s", line);
+	return pclose(f) ? -1 : n;
+}
+
+/*
+ * The records of two events as a trace.dat: Debian's trace-cmd reads
+ * back every record, on its CPU, at its time (across a gap of more than
+ * 2^27 ns, a TIME_EXTEND), with its fields and its task's last name, a
+ * payload too long for a length in the record header among them, over
+ * several pages of each CPU.  An event that is no tracepoint, or whose
+ * records lack a field a trace.dat needs, is refused, leaving no file.
+ */
+static void test_tracedat(void)
+{
+	const uint64_t types = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	struct perf_event_attr sw_attr = {
+		.type = PERF_TYPE_TRACEPOINT, .config = 372, .sample_type = types,
+	}, mce_attr = {
+		.type = PERF_TYPE_TRACEPOINT, .config = 113, .sample_type = types,
+	};
+	struct pp_snapshot sw = { .sample_type = types }, mce = { .sample_type = types };
+	const size_t nr_switches = 700, gap_at = 350;
+	const uint64_t gap = 300000000;
+	uint64_t *a = calloc(nr_switches * 14, 8), *b = calloc(32, 8), t;
+	struct pp_export ex[2] = {
+		{ .name = "sw", .attr = sw_attr, .id = 5, .snap = &sw },
+		{ .name = "mc", .attr = mce_attr, .id = 6, .snap = &mce },
+	};
+	char path[] = "/tmp/pp-unit-XXXXXX", cmd[256], line[512];
+	size_t n = 0, i, written = 0;
+	int fd;
+
+	/* Newest first, as a buffer holds them. */
+	for (i = nr_switches; i-- > 0;) {
+		t = 1000 + i * 1000 + (i >= gap_at ? gap : 0);
+		/* Task 200 renamed before its last switch. */
+		n = i % 2 ? put_switch_on(a, n, 5, 200, t, 1,
+					  i + 1 == nr_switches ? "beta-new" : "beta",
+					  200, "alpha", 100) :
+			    put_switch_on(a, n, 5, 100, t, 0, "alpha", 100, "beta", 200);
+	}
+	CHECK(!snapshot_add(&sw, a, n * 8) && sw.nr == nr_switches, "the switches");
+	snapshot_sort(&sw);
+	/* An mce_record of task 300 on CPU 1, its payload 124 bytes. */
+	b[1] = 6;
+	b[2] = (uint64_t)300 << 32 | 300;
+	b[3] = 2500;
+	b[4] = 1;
+	n = 5 + (4 + 124) / 8;
+	*(uint32_t *)&b[5] = 124;
+	*(uint16_t *)((char *)&b[5] + 4) = 113;
+	((struct perf_event_header *)b)->type = PERF_RECORD_SAMPLE;
+	((struct perf_event_header *)b)->size = n * 8;
+	CHECK(!snapshot_add(&mce, b, n * 8) && mce.nr == 1, "an mce record");
+	ex[0].p = printer_new(&sw_attr);
+	ex[1].p = printer_new(&mce_attr);
+	CHECK(ex[0].p && ex[1].p, "printers of both");
+	if (!ex[0].p || !ex[1].p)
+		goto out;
+	printer_add_comm(ex[1].p, 300, "gamma");
+
+	fd = mkstemp(path);
+	close(fd);
+	CHECK(!tracedat_write(path, ex, 2, &written) && written == nr_switches + 1,
+	      "two events written: %zu records", written);
+	/* Without plugins: each record as its format prints it. */
+	snprintf(cmd, sizeof(cmd), "trace-cmd report -N -t %s 2>/dev/null", path);
+	CHECK(count_lines(cmd, " sched_switch: ", line, sizeof(line)) == (int)nr_switches,
+	      "trace-cmd report: every switch (scripts/deps installs trace-cmd)");
+	CHECK(strstr(line, "alpha-100 ") && strstr(line, "[000]") &&
+	      strstr(line, " 0.000001000: ") &&
+	      strstr(line, "prev_comm=alpha prev_pid=100") &&
+	      strstr(line, "next_comm=beta next_pid=200"),
+	      "... the first on its CPU, at its time, with its fields: %s", line);
+	CHECK(count_lines(cmd, " 0.300351000: sched_switch: ", line, sizeof(line)) == 1 &&
+	      strstr(line, "[000]") && strstr(line, "alpha-100 "),
+	      "... the first after a gap of 0.3 s, at its time");
+	CHECK(count_lines(cmd, " 0.300700000: sched_switch: ", line, sizeof(line)) == 1 &&
+	      strstr(line, "[001]") && strstr(line, "prev_comm=beta-new "),
+	      "... the last, on the other CPU, at its time");
+	CHECK(count_lines(cmd, " beta-new-200 ", NULL, 0) == (int)nr_switches / 2,
+	      "... each task by the name it had last, as saved_cmdlines");
+	CHECK(count_lines(cmd, " mce_record: ", line, sizeof(line)) == 1 &&
+	      strstr(line, "[001]") && strstr(line, " 0.000002500: "),
+	      "... the mce record of 124 bytes, on its CPU, at its time: %s", line);
+	unlink(path);
+
+	/* Refused, leaving no file: not a tracepoint; no payloads. */
+	ex[1].attr.type = PERF_TYPE_SOFTWARE;
+	CHECK(tracedat_write(path, ex, 2, &written) && access(path, F_OK),
+	      "an event that is not a tracepoint");
+	ex[1].attr.type = PERF_TYPE_TRACEPOINT;
+	mce.sample_type &= ~PERF_SAMPLE_RAW;
+	CHECK(tracedat_write(path, ex, 2, &written) && access(path, F_OK),
+	      "records without their payloads");
 out:
 	printer_free(ex[0].p);
 	printer_free(ex[1].p);
@@ -1008,6 +1133,7 @@ int main(void)
 	test_decode();
 	test_comm_records();
 	test_perfdata_events();
+	test_tracedat();
 	test_readerdata();
 	test_filter();
 	test_crash_dump();

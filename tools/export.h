@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf-persistent tool: what the perf.data and trace.dat exports share.
+ */
+#ifndef PERF_PERSISTENT_EXPORT_H
+#define PERF_PERSISTENT_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf-persistent.h"
+
+/*
+ * The kernel's trace ring buffer as a trace.dat holds its pages
+ * (kernel/trace/ring_buffer.c): a page header of a u64 time and a u64
+ * count of bytes written, then records, each a 32-bit header of a 5-bit
+ * type_len and a 27-bit time delta from the record before.  A type_len of
+ * 1 to PP_RB_MAX_TYPE_LEN is the payload's length in 4-byte words; 0 means
+ * a u32 length follows; the larger values are the special records.
+ */
+#define PP_RB_PAGE_HEADER	16
+#define PP_RB_TYPE_PADDING	29
+#define PP_RB_TYPE_TIME_EXTEND	30
+#define PP_RB_TYPE_TIME_STAMP	31
+#define PP_RB_MAX_TYPE_LEN	28
+#define PP_RB_DELTA_BITS	27
+
+/* A growable byte buffer; @failed once an allocation failed. */
+struct blob {
+	unsigned char	*p;
+	size_t		len;
+	size_t		cap;
+	bool		failed;
+};
+
+void put(struct blob *b, const void *data, size_t len);
+void put_u8(struct blob *b, uint8_t v);
+void put_u32(struct blob *b, uint32_t v);
+void put_u64(struct blob *b, uint64_t v);
+void put_str(struct blob *b, const char *s);
+
+/*
+ * Append the tracing data of the tracepoints of the @nr events @ev (each
+ * once) to @b: perf's trace-event-info layout of @version "0.6", or
+ * trace.dat's header of @version "6", ending with the names @cmdlines
+ * ("PID COMM" lines; NULL for none).  Returns 0, or -1 (reported).
+ */
+int export_formats(struct blob *b, const struct pp_export *ev, size_t nr,
+		   const char *version, const struct blob *cmdlines);
+
+/*
+ * Call @fn for each task the records of the @nr events @ev name, by
+ * thread id, with its process id and the name of its oldest mention (its
+ * newest if @newest).  Returns 0, or -1 (reported).
+ */
+int export_tasks(const struct pp_export *ev, size_t nr, bool newest,
+		 void (*fn)(void *arg, int pid, int tid, const char *comm,
+			    size_t comm_max),
+		 void *arg);
+
+#endif /* PERF_PERSISTENT_EXPORT_H */
