@@ -4,11 +4,11 @@
 # sched_wakeup, sched_process_fork/exec/exit) exported with "perf
 # persistent record" into one perf.data, read with perf's own analysis
 # commands (perf sched timehist/latency/map, perf timechart, perf report,
-# perf data convert --to-json), each compared with what the same command
-# prints for "perf record -a" of the same workload; the same as a
-# trace.dat, read by trace-cmd report and compared with perf persistent
-# script's records; and "perf persistent convert" of what live readers
-# (perf record -a -R) received of them.
+# perf data convert --to-json, perf script -g python and -s), each
+# compared with what the same command prints for "perf record -a" of the
+# same workload; the same as a trace.dat, read by trace-cmd report and
+# compared with perf persistent script's records; and "perf persistent
+# convert" of what live readers (perf record -a -R) received of them.
 #
 # What "the same" means: the workload (tests/pp-pingpong.c) is two
 # processes, ppwork and ppecho, pinned to CPU 1, passing a byte back and
@@ -135,6 +135,32 @@ json() {
 		grep -oE "\"tid\" *: *($PIDS)," "$1.json" | sort | uniq -c
 }
 same "perf data convert --to-json: the workload's samples" json
+
+# perf script -g python: the script perf generates from the export's
+# formats is the one it generates from perf record's file, and prints the
+# same lines of the workload's tasks on both ("event cpu time pid comm
+# fields").  perf-python is a perf with Python scripting: Debian's perf
+# 6.1 itself, and on 6.12 a second build of the lab's perf (the one the
+# other tests run has none, and starts sooner).
+if command -v perf-python >/dev/null; then
+	mkdir -p /tmp/gen.pp /tmp/gen.ref
+	(cd /tmp/gen.pp && perf-python script -g python -i /tmp/pp.data >/tmp/gen.err 2>&1)
+	(cd /tmp/gen.ref && perf-python script -g python -i /tmp/ref.data >/dev/null 2>&1)
+	handlers=$(grep -cE '^def sched__sched_(switch|wakeup|process_fork|process_exec|process_exit)\(' \
+		/tmp/gen.pp/perf-script.py 2>/dev/null)
+	check_eq "perf script -g python: a handler per event" 5 "$handlers" ||
+		sed 's/^/#   ! /' /tmp/gen.err | head -n 4
+	check "... the script perf generates from perf record's file" \
+		cmp /tmp/gen.pp/perf-script.py /tmp/gen.ref/perf-script.py
+	pyscript() {
+		perf-python script -s /tmp/gen.pp/perf-script.py -i "$1" 2>/dev/null |
+			awk -v re="^($PIDS)\$" '$1 ~ /^sched__/ && $4 ~ re { print $1, $4 }' |
+			sort | uniq -c
+	}
+	same "perf script -s: the generated script's lines of the workload's tasks" pyscript
+else
+	skip "perf script -g python" "no perf with Python scripting in this guest"
+fi
 
 # ---- trace.dat: trace-cmd reads the export as script prints the records --
 # One line per record: thread id, CPU, time (to the microsecond, as script
