@@ -34,7 +34,7 @@ KERNEL_SOURCES := $(filter-out module/direct_stages.h module/pp_sched_state.h, \
 	$(wildcard module/*.c module/*.h include/perf_persistent/*.h \
 	include/uapi/linux/*.h kunit/*.c tests/kmod/*.c))
 
-.PHONY: all module kdir w1 sparse checkpatch static kunit tests tools bench \
+.PHONY: all module kdir w1 sparse checkpatch static kunit tests tools bench pictures \
 	tools-check guest-files guest-test demo check dkms-check install \
 	install-boot-config uninstall \
 	htmldocs clean help
@@ -114,6 +114,11 @@ check:
 # The benchmark (Documentation/benchmark.rst); not part of make check.
 bench:
 	scripts/bench
+
+# Documentation/images/ from a lab run (Documentation/analysis.rst); not
+# part of make check.
+pictures:
+	scripts/pictures
 
 dkms-check:
 	scripts/dkms-check
