@@ -6,8 +6,9 @@
  * header, an attr per event with the persistent event's id, and a data
  * section: a COMM record for every task the records name (the samples'
  * tasks, and those a tracepoint's payload names in a pid field with a comm
- * beside it, as sched_switch's prev_pid and prev_comm), then each event's
- * stored records, unchanged and oldest first.  Those are
+ * beside it, as sched_switch's prev_pid and prev_comm), an EXIT record
+ * for each record of sched_process_exit, then each event's stored
+ * records, unchanged and oldest first.  Those are
  * PERF_RECORD_SAMPLEs and, for an event with comm, the COMM records that
  * name their tasks as they were; every attr has sample_id_all, so perf
  * orders them all by time.  The HEADER_TRACING_DATA feature carries the
@@ -419,8 +420,8 @@ static void comm_record(struct blob *b, int pid, int tid, const char *comm,
 		put(b, zero, 8);
 }
 
-/* Bytes of the sample_id fields of non-sample records of @attr. */
-static size_t sample_id_size(const struct perf_event_attr *attr)
+/* Bytes of the sample_id fields of non-sample records of @sample_type. */
+static size_t sample_id_size(uint64_t sample_type)
 {
 	static const unsigned long long id_fields[] = {
 		PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ID,
@@ -429,7 +430,7 @@ static size_t sample_id_size(const struct perf_event_attr *attr)
 	size_t i, size = 0;
 
 	for (i = 0; i < sizeof(id_fields) / sizeof(id_fields[0]); i++)
-		if (attr->sample_type & id_fields[i])
+		if (sample_type & id_fields[i])
 			size += 8;
 	return size;
 }
@@ -511,6 +512,84 @@ struct perfdata {
 	unsigned int		max_cpu;
 };
 
+/*
+ * The sample_id fields that end a non-sample record of an event of
+ * @sample_type, in perf's order: a record of @pid/@tid at @time on @cpu,
+ * of the event of @id.
+ */
+static void put_sample_id(struct blob *b, uint64_t sample_type, uint32_t pid,
+			  uint32_t tid, uint64_t time, uint64_t id, uint32_t cpu)
+{
+	if (sample_type & PERF_SAMPLE_TID) {
+		put_u32(b, pid);
+		put_u32(b, tid);
+	}
+	if (sample_type & PERF_SAMPLE_TIME)
+		put_u64(b, time);
+	if (sample_type & PERF_SAMPLE_ID)
+		put_u64(b, id);
+	if (sample_type & PERF_SAMPLE_STREAM_ID)
+		put_u64(b, id);
+	if (sample_type & PERF_SAMPLE_CPU) {
+		put_u32(b, cpu);
+		put_u32(b, 0);
+	}
+	if (sample_type & PERF_SAMPLE_IDENTIFIER)
+		put_u64(b, id);
+}
+
+/*
+ * An EXIT record for each record of a sched:sched_process_exit event,
+ * where perf ends the task (its row of perf timechart, its thread in perf
+ * sched), as the kernel writes one when a task exits in a perf record of
+ * the same tracepoints.  The task is the sample's, else the payload's pid.
+ */
+static void exit_records(struct blob *b, const struct pp_export *ev,
+			 size_t nr)
+{
+	struct perf_event_header hdr = { .type = PERF_RECORD_EXIT };
+	struct tep_format_field *f;
+	struct tep_event *event;
+	unsigned long long v;
+	uint32_t pid, tid;
+	size_t e, i;
+
+	for (e = 0; e < nr; e++) {
+		const struct pp_snapshot *snap = ev[e].snap;
+		uint64_t type = snap->sample_type;
+
+		if (ev[e].attr.type != PERF_TYPE_TRACEPOINT ||
+		    strcmp(printer_event_name(ev[e].p), "sched:sched_process_exit"))
+			continue;
+		event = printer_tep_event(ev[e].p);
+		f = event ? tep_find_field(event, "pid") : NULL;
+		for (i = 0; i < snap->nr; i++) {
+			const struct pp_decoded *d = &snap->recs[i].d;
+
+			if (d->type != PERF_RECORD_SAMPLE)
+				continue;
+			pid = d->pid;
+			tid = d->tid;
+			if (!(type & PERF_SAMPLE_TID)) {
+				if (!f || !d->raw ||
+				    tep_read_number_field(f, d->raw, &v))
+					continue;
+				pid = tid = v;
+			}
+			hdr.size = sizeof(hdr) + 4 * 4 + 8 +
+				   sample_id_size(ev[e].attr.sample_type);
+			put(b, &hdr, sizeof(hdr));
+			put_u32(b, pid);
+			put_u32(b, 0);			/* its parent: not known */
+			put_u32(b, tid);
+			put_u32(b, 0);
+			put_u64(b, d->time);
+			put_sample_id(b, ev[e].attr.sample_type, pid, tid,
+				      d->time, ev[e].id, d->cpu);
+		}
+	}
+}
+
 /* export_tasks()'s call for perf.data: a COMM record for the task. */
 static void comm_record_of(void *arg, int pid, int tid, const char *comm,
 			   size_t comm_max)
@@ -518,7 +597,7 @@ static void comm_record_of(void *arg, int pid, int tid, const char *comm,
 	struct perfdata *pd = arg;
 
 	comm_record(&pd->comms, pid, tid, comm, comm_max,
-		    sample_id_size(&pd->fa[0].attr));
+		    sample_id_size(pd->fa[0].attr.sample_type));
 }
 
 /*
@@ -756,6 +835,8 @@ int perfdata_write(const char *path, const struct pp_export *ev, size_t nr,
 				     "0.6", NULL);
 	if (!ret)
 		ret = export_tasks(ev, nr, false, comm_record_of, &pd);
+	if (!ret)
+		exit_records(&pd.comms, ev, nr);
 	if (!ret) {
 		describe(&pd, ev, argc, cmdline);
 		for (i = 0; i <= HEADER_LAST; i++)

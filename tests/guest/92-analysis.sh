@@ -84,13 +84,13 @@ same() {
 WORK='pp(work|echo)'
 PIDS=$(sed -n 's/.* ppwork \([0-9]*\), ppecho \([0-9]*\)$/\1|\2/p' /tmp/pingpong)
 
-# perf sched timehist: a line per switch out of a task, "name[tid]".  By
-# thread id: perf record's file has an EXIT record for each task, after
-# which perf 6.12 no longer knows the name of the task it switches out
-# for the last time (":tid"); perf sched map below checks the names.
+# perf sched timehist: a line per switch out of a task, "name[tid]".
+# After a task's EXIT record (the kernel's in perf record's file, the
+# export's own for sched_process_exit) perf 6.12 no longer knows the name
+# of the task it switches out for the last time (":tid"), in both files.
 timehist() {
 	perf sched timehist --no-call-graph -i "$1" 2>/dev/null |
-		grep -oE "\[($PIDS)\]" | sort | uniq -c
+		grep -oE "[^ ]*\[($PIDS)\]" | sort | uniq -c
 }
 same "perf sched timehist: the workload's switches, task by task" timehist
 

@@ -674,6 +674,82 @@ out:
 	snapshot_free(&mce);
 }
 
+/*
+ * A sched_process_exit record becomes an EXIT record too, of the sample's
+ * task at the record's time, ending with the sample_id fields of its
+ * event (its time, and its id as IDENTIFIER), as perf record's kernel
+ * writes one when a task exits.
+ */
+static void test_perfdata_exit(void)
+{
+	const uint64_t types = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT, .config = 369, .sample_type = types,
+	};
+	struct pp_snapshot snap = { .sample_type = types };
+	uint64_t *b = calloc(16, 8);
+	struct pp_export ex = { .name = "ex", .attr = attr, .id = 7, .snap = &snap };
+	char *argv[] = { "record", "ex" };
+	char path[] = "/tmp/pp-unit-XXXXXX";
+	const struct perf_event_header *h;
+	const uint32_t *w;
+	const uint64_t *trailer;
+	unsigned char *f, *raw;
+	size_t n, len, off, end;
+	int fd, exits = 0;
+
+	/* Task 400 of process 399 exits at 50 on CPU 1. */
+	b[1] = 7;
+	b[2] = (uint64_t)400 << 32 | 399;
+	b[3] = 50;
+	b[4] = 1;
+	raw = (unsigned char *)&b[5];
+	*(uint32_t *)raw = 36;
+	*(uint16_t *)(raw + 4) = 369;
+	memcpy(raw + 4 + 8, "omega", 6);
+	*(int32_t *)(raw + 4 + 24) = 400;
+	n = 5 + 5;
+	((struct perf_event_header *)b)->type = PERF_RECORD_SAMPLE;
+	((struct perf_event_header *)b)->size = n * 8;
+	CHECK(!snapshot_add(&snap, b, n * 8) && snap.nr == 1, "an exit record");
+	ex.p = printer_new(&attr);
+	CHECK(ex.p, "its printer");
+	if (!ex.p)
+		goto out;
+	fd = mkstemp(path);
+	close(fd);
+	CHECK(!perfdata_write(path, &ex, 1, 2, argv), "written");
+	f = slurp(path, &len);
+	if (!f)
+		goto out_file;
+	off = ((uint64_t *)f)[5];
+	end = off + ((uint64_t *)f)[6];
+	for (; off < end; off += h->size) {
+		h = (const void *)(f + off);
+		if (!h->size)
+			break;
+		if (h->type != PERF_RECORD_EXIT)
+			continue;
+		exits++;
+		w = (const uint32_t *)(h + 1);
+		trailer = (const uint64_t *)((const char *)h + h->size) - 4;
+		CHECK(h->size == 8 + 24 + 32 && w[0] == 399 && w[2] == 400 &&
+		      *(const uint64_t *)(w + 4) == 50,
+		      "EXIT of task 400 of process 399 at 50");
+		CHECK(trailer[0] == ((uint64_t)400 << 32 | 399) && trailer[1] == 50 &&
+		      trailer[2] == 1 && trailer[3] == 7,
+		      "... ending with its pid/tid, time, CPU and IDENTIFIER");
+	}
+	CHECK(exits == 1, "one EXIT record: %d", exits);
+	free(f);
+out_file:
+	unlink(path);
+out:
+	printer_free(ex.p);
+	snapshot_free(&snap);
+}
+
 /* Lines of @cmd's output containing @what; -1 if it could not run. */
 static int count_lines(const char *cmd, const char *what, char *first,
 		       size_t first_len)
@@ -1133,6 +1209,7 @@ int main(void)
 	test_decode();
 	test_comm_records();
 	test_perfdata_events();
+	test_perfdata_exit();
 	test_tracedat();
 	test_readerdata();
 	test_filter();
