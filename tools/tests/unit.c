@@ -531,6 +531,67 @@ static size_t put_switch(uint64_t *img, size_t n, uint64_t id,
 			     next_pid);
 }
 
+/*
+ * A tracepoint sample (IDENTIFIER|TID|TIME|CPU|RAW) at @img, of event @id
+ * and tracepoint @type, by task @tid of process @pid at @time on @cpu,
+ * its payload @size bytes, zero but for common_type; its length in words.
+ */
+static size_t put_tp_sample(uint64_t *img, uint64_t id, uint16_t type,
+			    unsigned int pid, unsigned int tid, uint64_t time,
+			    unsigned int cpu, uint32_t size)
+{
+	size_t n = 5 + (4 + size + 7) / 8;
+
+	img[1] = id;
+	img[2] = (uint64_t)tid << 32 | pid;
+	img[3] = time;
+	img[4] = cpu;
+	*(uint32_t *)&img[5] = size;
+	*(uint16_t *)((char *)&img[5] + 4) = type;
+	((struct perf_event_header *)img)->type = PERF_RECORD_SAMPLE;
+	((struct perf_event_header *)img)->size = n * 8;
+	return n;
+}
+
+/* The printers of the two events @ex, task 300 named gamma; false if none. */
+static bool two_printers(struct pp_export *ex)
+{
+	ex[0].p = printer_new(&ex[0].attr);
+	ex[1].p = printer_new(&ex[1].attr);
+	CHECK(ex[0].p && ex[1].p, "printers of both");
+	if (!ex[0].p || !ex[1].p)
+		return false;
+	printer_add_comm(ex[1].p, 300, "gamma");
+	return true;
+}
+
+/* The tracepoint samples' fields of two_events, as the tool's default. */
+#define TWO_TYPES	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |		\
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW)
+
+/* Two events to export: sched_switch (id 5) and mce_record (id 6). */
+struct two_events {
+	struct pp_snapshot	sw, mce;
+	struct pp_export	ex[2];
+};
+
+static void two_events_init(struct two_events *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->sw.sample_type = TWO_TYPES;
+	t->mce.sample_type = TWO_TYPES;
+	t->ex[0] = (struct pp_export){
+		.name = "sw", .id = 5, .snap = &t->sw,
+		.attr = { .type = PERF_TYPE_TRACEPOINT, .config = 372,
+			  .sample_type = TWO_TYPES },
+	};
+	t->ex[1] = (struct pp_export){
+		.name = "mc", .id = 6, .snap = &t->mce,
+		.attr = { .type = PERF_TYPE_TRACEPOINT, .config = 113,
+			  .sample_type = TWO_TYPES },
+	};
+}
+
 /* The perf.data file @path, whole, and its size; NULL if unreadable. */
 static unsigned char *slurp(const char *path, size_t *len)
 {
@@ -562,19 +623,9 @@ static unsigned char *slurp(const char *path, size_t *len)
  */
 static void test_perfdata_events(void)
 {
-	const uint64_t types = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
-			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
-	struct perf_event_attr sw_attr = {
-		.type = PERF_TYPE_TRACEPOINT, .config = 372, .sample_type = types,
-	}, mce_attr = {
-		.type = PERF_TYPE_TRACEPOINT, .config = 113, .sample_type = types,
-	};
-	struct pp_snapshot sw = { .sample_type = types }, mce = { .sample_type = types };
+	struct two_events t;
+	struct pp_export *ex = t.ex;
 	uint64_t *a = calloc(64, 8), *b = calloc(32, 8), *ids, feats;
-	struct pp_export ex[2] = {
-		{ .name = "sw", .attr = sw_attr, .id = 5, .snap = &sw },
-		{ .name = "mc", .attr = mce_attr, .id = 6, .snap = &mce },
-	};
 	char *argv[] = { "record", "sw", "mc" };
 	char path[] = "/tmp/pp-unit-XXXXXX";
 	char *comms = NULL;
@@ -587,28 +638,17 @@ static void test_perfdata_events(void)
 	FILE *out;
 	int fd;
 
+	two_events_init(&t);
 	/* Newest first, as a buffer holds them. */
 	n = put_switch(a, 0, 5, 200, 30, "beta", 200, "alpha-new", 100);
 	n = put_switch(a, n, 5, 100, 10, "alpha", 100, "beta", 200);
-	CHECK(!snapshot_add(&sw, a, n * 8) && sw.nr == 2, "two switches");
-	snapshot_sort(&sw);
+	CHECK(!snapshot_add(&t.sw, a, n * 8) && t.sw.nr == 2, "two switches");
+	snapshot_sort(&t.sw);
 	/* An mce_record sample of task 300 in process 299, at 20. */
-	b[1] = 6;
-	b[2] = (uint64_t)300 << 32 | 299;
-	b[3] = 20;
-	b[4] = 0;
-	n = 5 + (4 + 108) / 8;
-	*(uint32_t *)&b[5] = 108;
-	*(uint16_t *)((char *)&b[5] + 4) = 113;
-	((struct perf_event_header *)b)->type = PERF_RECORD_SAMPLE;
-	((struct perf_event_header *)b)->size = n * 8;
-	CHECK(!snapshot_add(&mce, b, n * 8) && mce.nr == 1, "an mce record");
-	ex[0].p = printer_new(&sw_attr);
-	ex[1].p = printer_new(&mce_attr);
-	CHECK(ex[0].p && ex[1].p, "printers of both");
-	if (!ex[0].p || !ex[1].p)
+	n = put_tp_sample(b, 6, 113, 299, 300, 20, 0, 108);
+	CHECK(!snapshot_add(&t.mce, b, n * 8) && t.mce.nr == 1, "an mce record");
+	if (!two_printers(ex))
 		goto out;
-	printer_add_comm(ex[1].p, 300, "gamma");
 
 	fd = mkstemp(path);
 	close(fd);
@@ -663,15 +703,15 @@ out_file:
 	ex[1].attr.sample_type &= ~PERF_SAMPLE_IDENTIFIER;
 	CHECK(perfdata_write(path, ex, 2, 3, argv) && access(path, F_OK),
 	      "an event without IDENTIFIER among several");
-	ex[1].attr.sample_type = types;
+	ex[1].attr.sample_type = TWO_TYPES;
 	ex[1].id = 5;
 	CHECK(perfdata_write(path, ex, 2, 3, argv) && access(path, F_OK),
 	      "an event twice");
 out:
 	printer_free(ex[0].p);
 	printer_free(ex[1].p);
-	snapshot_free(&sw);
-	snapshot_free(&mce);
+	snapshot_free(&t.sw);
+	snapshot_free(&t.mce);
 }
 
 /*
@@ -700,18 +740,10 @@ static void test_perfdata_exit(void)
 	int fd, exits = 0;
 
 	/* Task 400 of process 399 exits at 50 on CPU 1. */
-	b[1] = 7;
-	b[2] = (uint64_t)400 << 32 | 399;
-	b[3] = 50;
-	b[4] = 1;
-	raw = (unsigned char *)&b[5];
-	*(uint32_t *)raw = 36;
-	*(uint16_t *)(raw + 4) = 369;
-	memcpy(raw + 4 + 8, "omega", 6);
-	*(int32_t *)(raw + 4 + 24) = 400;
-	n = 5 + 5;
-	((struct perf_event_header *)b)->type = PERF_RECORD_SAMPLE;
-	((struct perf_event_header *)b)->size = n * 8;
+	n = put_tp_sample(b, 7, 369, 399, 400, 50, 1, 36);
+	raw = (unsigned char *)&b[5] + 4;
+	memcpy(raw + 8, "omega", 6);
+	*(int32_t *)(raw + 24) = 400;
 	CHECK(!snapshot_add(&snap, b, n * 8) && snap.nr == 1, "an exit record");
 	ex.p = printer_new(&attr);
 	CHECK(ex.p, "its printer");
@@ -776,53 +808,32 @@ static int count_lines(const char *cmd, const char *what, char *first,
  */
 static void test_tracedat(void)
 {
-	const uint64_t types = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
-			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
-	struct perf_event_attr sw_attr = {
-		.type = PERF_TYPE_TRACEPOINT, .config = 372, .sample_type = types,
-	}, mce_attr = {
-		.type = PERF_TYPE_TRACEPOINT, .config = 113, .sample_type = types,
-	};
-	struct pp_snapshot sw = { .sample_type = types }, mce = { .sample_type = types };
+	struct two_events t;
+	struct pp_export *ex = t.ex;
 	const size_t nr_switches = 700, gap_at = 350;
 	const uint64_t gap = 300000000;
-	uint64_t *a = calloc(nr_switches * 14, 8), *b = calloc(32, 8), t;
-	struct pp_export ex[2] = {
-		{ .name = "sw", .attr = sw_attr, .id = 5, .snap = &sw },
-		{ .name = "mc", .attr = mce_attr, .id = 6, .snap = &mce },
-	};
+	uint64_t *a = calloc(nr_switches * 14, 8), *b = calloc(32, 8), at;
 	char path[] = "/tmp/pp-unit-XXXXXX", cmd[256], line[512];
 	size_t n = 0, i, written = 0;
 	int fd;
 
+	two_events_init(&t);
 	/* Newest first, as a buffer holds them. */
 	for (i = nr_switches; i-- > 0;) {
-		t = 1000 + i * 1000 + (i >= gap_at ? gap : 0);
+		at = 1000 + i * 1000 + (i >= gap_at ? gap : 0);
 		/* Task 200 renamed before its last switch. */
-		n = i % 2 ? put_switch_on(a, n, 5, 200, t, 1,
+		n = i % 2 ? put_switch_on(a, n, 5, 200, at, 1,
 					  i + 1 == nr_switches ? "beta-new" : "beta",
 					  200, "alpha", 100) :
-			    put_switch_on(a, n, 5, 100, t, 0, "alpha", 100, "beta", 200);
+			    put_switch_on(a, n, 5, 100, at, 0, "alpha", 100, "beta", 200);
 	}
-	CHECK(!snapshot_add(&sw, a, n * 8) && sw.nr == nr_switches, "the switches");
-	snapshot_sort(&sw);
+	CHECK(!snapshot_add(&t.sw, a, n * 8) && t.sw.nr == nr_switches, "the switches");
+	snapshot_sort(&t.sw);
 	/* An mce_record of task 300 on CPU 1, its payload 124 bytes. */
-	b[1] = 6;
-	b[2] = (uint64_t)300 << 32 | 300;
-	b[3] = 2500;
-	b[4] = 1;
-	n = 5 + (4 + 124) / 8;
-	*(uint32_t *)&b[5] = 124;
-	*(uint16_t *)((char *)&b[5] + 4) = 113;
-	((struct perf_event_header *)b)->type = PERF_RECORD_SAMPLE;
-	((struct perf_event_header *)b)->size = n * 8;
-	CHECK(!snapshot_add(&mce, b, n * 8) && mce.nr == 1, "an mce record");
-	ex[0].p = printer_new(&sw_attr);
-	ex[1].p = printer_new(&mce_attr);
-	CHECK(ex[0].p && ex[1].p, "printers of both");
-	if (!ex[0].p || !ex[1].p)
+	n = put_tp_sample(b, 6, 113, 300, 300, 2500, 1, 124);
+	CHECK(!snapshot_add(&t.mce, b, n * 8) && t.mce.nr == 1, "an mce record");
+	if (!two_printers(ex))
 		goto out;
-	printer_add_comm(ex[1].p, 300, "gamma");
 
 	fd = mkstemp(path);
 	close(fd);
@@ -855,14 +866,14 @@ static void test_tracedat(void)
 	CHECK(tracedat_write(path, ex, 2, &written) && access(path, F_OK),
 	      "an event that is not a tracepoint");
 	ex[1].attr.type = PERF_TYPE_TRACEPOINT;
-	mce.sample_type &= ~PERF_SAMPLE_RAW;
+	t.mce.sample_type &= ~PERF_SAMPLE_RAW;
 	CHECK(tracedat_write(path, ex, 2, &written) && access(path, F_OK),
 	      "records without their payloads");
 out:
 	printer_free(ex[0].p);
 	printer_free(ex[1].p);
-	snapshot_free(&sw);
-	snapshot_free(&mce);
+	snapshot_free(&t.sw);
+	snapshot_free(&t.mce);
 }
 
 /*
