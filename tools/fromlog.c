@@ -107,21 +107,45 @@ static struct pp_dump_event *find_event(struct pp_dump *d, unsigned int id)
 	return NULL;
 }
 
-const char *dump_task_comm(const struct pp_dump_event *ev, int cpu, int tid)
+/*
+ * A task's records on a CPU follow its COMM record there under the same
+ * name, so each CPU's COMM records name that CPU's records; another CPU's
+ * may predate a rename.  A task with no COMM record among its CPU's
+ * records in the dump is named by that CPU's T line: the newest COMM
+ * record the CPU gave it, older than all of them.  When the CPU's records
+ * hold one, the T line's record is that one or newer, and the task's
+ * records before the first one stay unnamed: the name that held for them
+ * is lost.  So a record is named rightly or not at all (":TID").
+ */
+int dump_name_tasks(const struct pp_dump_event *ev, struct pp_snapshot *snap)
 {
-	const char *any = NULL;
-	size_t i;
+	bool *held;
+	size_t i, t;
 
-	for (i = 0; i < ev->nr_tasks; i++) {
-		if (ev->tasks[i].tid != tid)
+	if (snapshot_name_tasks(snap, true))
+		return -1;
+	held = calloc(ev->nr_tasks + 1, sizeof(*held));
+	if (!held)
+		return -1;
+	for (i = 0; i < snap->nr; i++) {
+		const struct pp_decoded *d = &snap->recs[i].d;
+
+		if (d->type != PERF_RECORD_COMM)
 			continue;
-		if (ev->tasks[i].cpu == cpu)
-			return ev->tasks[i].comm;
-		/* Tid 0 is a different idle task on each CPU. */
-		if (tid)
-			any = ev->tasks[i].comm;
+		for (t = 0; t < ev->nr_tasks; t++)
+			held[t] |= ev->tasks[t].cpu == (int)d->cpu &&
+				   ev->tasks[t].tid == (int)d->tid;
 	}
-	return any;
+	for (i = 0; i < snap->nr; i++) {
+		struct pp_decoded *d = &snap->recs[i].d;
+
+		for (t = 0; !d->comm && t < ev->nr_tasks; t++)
+			if (!held[t] && ev->tasks[t].cpu == (int)d->cpu &&
+			    ev->tasks[t].tid == (int)d->tid)
+				d->comm = ev->tasks[t].comm;
+	}
+	free(held);
+	return 0;
 }
 
 void dump_free(struct pp_dump *d)
@@ -335,7 +359,6 @@ int dump_print_event(const struct pp_dump_event *ev, FILE *out, bool newest,
 				    .live = true };
 	struct pp_printer *p;
 	unsigned int cpu;
-	size_t i;
 	char *fmt;
 
 	if (ev->attr.type == PERF_TYPE_TRACEPOINT && ev->format.len &&
@@ -375,12 +398,11 @@ int dump_print_event(const struct pp_dump_event *ev, FILE *out, bool newest,
 				 ev->name, cpu);
 	}
 	snapshot_sort(&snap);
-	snapshot_name_tasks(&snap);
-	/* Name the tasks of records whose COMM record the dump lacks. */
-	for (i = 0; i < snap.nr; i++)
-		if (!snap.recs[i].d.comm)
-			snap.recs[i].d.comm = dump_task_comm(ev, snap.recs[i].d.cpu,
-							     snap.recs[i].d.tid);
+	if (dump_name_tasks(ev, &snap)) {
+		snapshot_free(&snap);
+		printer_free(p);
+		return pp_error("out of memory");
+	}
 	print_records(p, out, &snap, newest, json);
 	snapshot_free(&snap);
 	printer_free(p);

@@ -192,10 +192,13 @@ int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len);
 void snapshot_sort(struct pp_snapshot *snap);
 /*
  * Set each sample's d.comm to the name that the newest COMM record of its
- * task before it gives, or NULL where there is none.  @snap must be in
- * order.  Returns 0, or -1 when out of memory.
+ * task before it gives, or NULL where there is none.  With @by_cpu, only
+ * a COMM record of the sample's CPU names it: that is what the module
+ * promises (a task's records on a CPU follow its COMM record there under
+ * the same name), where another CPU's COMM record may predate a rename.
+ * @snap must be in order.  Returns 0, or -1 when out of memory.
  */
-int snapshot_name_tasks(struct pp_snapshot *snap);
+int snapshot_name_tasks(struct pp_snapshot *snap, bool by_cpu);
 void snapshot_free(struct pp_snapshot *snap);
 /* The samples among @snap's records (the rest are COMM records). */
 size_t snapshot_samples(const struct pp_snapshot *snap);
@@ -327,10 +330,11 @@ struct pp_dump {
 };
 
 /*
- * The name that the dump's T lines give task @tid on @cpu, or on another
- * CPU unless @tid is 0 (each CPU has its own idle task).  NULL if none.
+ * Name the records of @snap, a dump of @ev in time order, as far as the
+ * dump tells their names for certain; the others are left NULL.  Returns
+ * 0, or -1 when out of memory.
  */
-const char *dump_task_comm(const struct pp_dump_event *ev, int cpu, int tid);
+int dump_name_tasks(const struct pp_dump_event *ev, struct pp_snapshot *snap);
 /*
  * Read the last dump in the log @f.  Returns 0, or -1 with a message on
  * stderr.

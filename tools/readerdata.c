@@ -320,7 +320,7 @@ int readerdata_snapshot(const struct pp_reader_event *ev,
 		return pp_error("event %u: a stored record is malformed", ev->id);
 	}
 	snapshot_sort(snap);
-	if (snapshot_name_tasks(snap)) {
+	if (snapshot_name_tasks(snap, false)) {
 		snapshot_free(snap);
 		return pp_error("out of memory");
 	}

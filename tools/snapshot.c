@@ -95,15 +95,17 @@ void snapshot_sort(struct pp_snapshot *snap)
 }
 
 /*
- * Each tid's newest COMM record so far, in a hash table with open
- * addressing that is sized never to fill up.
+ * Each task's newest COMM record so far, in a hash table with open
+ * addressing that is sized never to fill up.  A task is its tid, or its
+ * tid and CPU when @by_cpu.
  */
 struct comm_map {
 	struct {
-		unsigned int	tid;
-		const char	*comm;
+		unsigned long long	key;
+		const char		*comm;
 	} *slot;
 	size_t mask;
+	bool by_cpu;
 };
 
 /*
@@ -112,18 +114,21 @@ struct comm_map {
  */
 static const char **comm_map_at(struct comm_map *m, const struct pp_decoded *d)
 {
-	unsigned int tid = d->tid ? d->tid : 0x80000000U | d->cpu;
-	size_t i = (tid * 2654435761U) & m->mask;
+	unsigned long long key = d->tid;
+	size_t i;
 
-	while (m->slot[i].comm && m->slot[i].tid != tid)
+	if (m->by_cpu || !d->tid)
+		key |= (unsigned long long)(d->cpu + 1) << 32;
+	i = ((key ^ key >> 29) * 2654435761U) & m->mask;
+	while (m->slot[i].comm && m->slot[i].key != key)
 		i = (i + 1) & m->mask;
-	m->slot[i].tid = tid;
+	m->slot[i].key = key;
 	return &m->slot[i].comm;
 }
 
-int snapshot_name_tasks(struct pp_snapshot *snap)
+int snapshot_name_tasks(struct pp_snapshot *snap, bool by_cpu)
 {
-	struct comm_map m;
+	struct comm_map m = { .by_cpu = by_cpu };
 	size_t i, n = 0, cap = 16;
 
 	for (i = 0; i < snap->nr; i++)
@@ -247,7 +252,7 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 			goto gone;
 	}
 	snapshot_sort(snap);
-	if (snapshot_name_tasks(snap)) {
+	if (snapshot_name_tasks(snap, false)) {
 		pp_error("out of memory");
 		goto out;
 	}

@@ -430,7 +430,7 @@ static void test_comm_records(void)
 		snapshot_free(&cut);
 	}
 	snapshot_sort(&snap);
-	CHECK(!snapshot_name_tasks(&snap), "named");
+	CHECK(!snapshot_name_tasks(&snap, false), "named");
 	CHECK(snap.nr == 5 && snap.recs[0].d.type == PERF_RECORD_COMM &&
 	      !strcmp(snap.recs[0].d.comm, "alpha") && snap.recs[0].d.time == 1000,
 	      "a COMM record: name and time from its sample_id");
@@ -1193,6 +1193,62 @@ static void test_crash_dump(void)
 	free(log);
 }
 
+/*
+ * Names in a dump.  Each CPU's records are named by that CPU's COMM
+ * records, or by its T line when the CPU's records hold none of the task:
+ * a task renamed on the other CPU, or whose T line is newer than some of
+ * its records, stays unnamed rather than misnamed.  The first case is a
+ * 6.12-rt CI failure: perf's record on CPU 0 named as it was after its
+ * exec on CPU 1.
+ */
+static void test_dump_names(void)
+{
+	struct pp_dump_task tasks[] = {
+		{ 0, 0, "swapper/0" }, { 1, 0, "swapper/1" },
+		{ 1, 186, "perf-persistent" },	/* CPU 0 lost its slot */
+		{ 0, 77, "new" },		/* its COMM record is in the dump */
+		{ 1, 50, "sh" },		/* older than the dump */
+	};
+	struct pp_dump_event ev = { .tasks = tasks, .nr_tasks = 5 };
+	static const struct { unsigned int type, cpu, tid; const char *comm, *want; } r[] = {
+		{ PERF_RECORD_SAMPLE, 0, 186, NULL, NULL },	/* "perf", before the exec */
+		{ PERF_RECORD_SAMPLE, 0, 0, NULL, "swapper/0" },
+		{ PERF_RECORD_SAMPLE, 1, 0, NULL, "swapper/1" },
+		{ PERF_RECORD_SAMPLE, 0, 77, NULL, NULL },	/* "old", lost */
+		{ PERF_RECORD_COMM, 1, 60, "x", "x" },
+		{ PERF_RECORD_SAMPLE, 1, 50, NULL, "sh" },
+		{ PERF_RECORD_COMM, 1, 186, "perf-persistent", "perf-persistent" },
+		{ PERF_RECORD_SAMPLE, 1, 186, NULL, "perf-persistent" },
+		{ PERF_RECORD_COMM, 0, 77, "new", "new" },
+		{ PERF_RECORD_SAMPLE, 0, 77, NULL, "new" },
+		{ PERF_RECORD_SAMPLE, 0, 60, NULL, NULL },	/* named on CPU 1 only */
+		{ PERF_RECORD_SAMPLE, 1, 60, NULL, "x" },
+	};
+	struct pp_record recs[(sizeof(r) / sizeof(r[0]))];
+	struct pp_snapshot snap = { .recs = recs, .nr = (sizeof(r) / sizeof(r[0])) };
+	size_t i, wrong = 0;
+
+	memset(recs, 0, sizeof(recs));
+	for (i = 0; i < (sizeof(r) / sizeof(r[0])); i++) {
+		recs[i].d.type = r[i].type;
+		recs[i].d.cpu = r[i].cpu;
+		recs[i].d.tid = r[i].tid;
+		recs[i].d.time = 1000 * (i + 1);
+		recs[i].d.comm = r[i].comm;
+	}
+	CHECK(!dump_name_tasks(&ev, &snap), "named");
+	for (i = 0; i < (sizeof(r) / sizeof(r[0])); i++) {
+		const char *got = recs[i].d.comm;
+
+		if (r[i].want ? !got || strcmp(got, r[i].want) : got != NULL) {
+			wrong++;
+			CHECK(0, "record %zu (CPU %u, tid %u): %s, want %s", i, r[i].cpu,
+			      r[i].tid, got ? got : "unnamed", r[i].want ? r[i].want : "unnamed");
+		}
+	}
+	CHECK(!wrong, "every record named rightly or not at all");
+}
+
 static void test_uapi(void)
 {
 	CHECK(_IOC_NR(PERF_PERSISTENT_IOC_CREATE) == 1 &&
@@ -1225,6 +1281,7 @@ int main(void)
 	test_readerdata();
 	test_filter();
 	test_crash_dump();
+	test_dump_names();
 	test_uapi();
 	printf("tools unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
