@@ -50,6 +50,22 @@ int export_formats(struct blob *b, const struct pp_export *ev, size_t nr,
 		   const char *version, const struct blob *cmdlines);
 
 /*
+ * Write @len bytes @data to the file @rel under @dir, making its
+ * directories.  Returns 0, or -1 (reported).
+ */
+int export_write_file(const char *dir, const char *rel, const void *data,
+		      size_t len);
+
+/*
+ * Write a tracing directory under @dir as trace-cmd's writer reads one:
+ * events/header_page and header_event, each tracepoint's
+ * events/SYSTEM/NAME/format, and saved_cmdlines holding @cmdlines.
+ * Returns 0, or -1 (reported).
+ */
+int export_tracing_dir(const char *dir, const struct pp_export *ev, size_t nr,
+		       const struct blob *cmdlines);
+
+/*
  * Call @fn for each task the records of the @nr events @ev name, by
  * thread id, with its process id and the name of its oldest mention (its
  * newest if @newest).  Returns 0, or -1 (reported).

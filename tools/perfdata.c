@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -141,33 +143,44 @@ struct tp_format {
  * page is a u64 time and a u64 count of bytes written, then the records;
  * a record is a 32-bit header of a 5-bit type or length and a 27-bit time
  * delta.  What trace.dat's pages are written in, and what perf expects.
+ * Each returns the text's length.
  */
+static int ring_header_page(char *text, size_t size)
+{
+	return snprintf(text, size,
+			"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+			"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+			"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+			"\tfield: char data;\toffset:%u;\tsize:%u;\tsigned:0;\n",
+			PP_RB_PAGE_HEADER, getpagesize() - PP_RB_PAGE_HEADER);
+}
+
+static int ring_header_event(char *text, size_t size)
+{
+	return snprintf(text, size,
+			"# compressed entry header\n"
+			"\ttype_len    :    5 bits\n"
+			"\ttime_delta  :   27 bits\n"
+			"\tarray       :   32 bits\n\n"
+			"\tpadding     : type == %u\n"
+			"\ttime_extend : type == %u\n"
+			"\ttime_stamp : type == %u\n"
+			"\tdata max type_len  == %u\n",
+			PP_RB_TYPE_PADDING, PP_RB_TYPE_TIME_EXTEND,
+			PP_RB_TYPE_TIME_STAMP, PP_RB_MAX_TYPE_LEN);
+}
+
 static void put_ring_headers(struct blob *b)
 {
 	char text[512];
 	int n;
 
 	put_str(b, "header_page");
-	n = snprintf(text, sizeof(text),
-		     "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-		     "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-		     "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-		     "\tfield: char data;\toffset:%u;\tsize:%u;\tsigned:0;\n",
-		     PP_RB_PAGE_HEADER, getpagesize() - PP_RB_PAGE_HEADER);
+	n = ring_header_page(text, sizeof(text));
 	put_u64(b, n);
 	put(b, text, n);
 	put_str(b, "header_event");
-	n = snprintf(text, sizeof(text),
-		     "# compressed entry header\n"
-		     "\ttype_len    :    5 bits\n"
-		     "\ttime_delta  :   27 bits\n"
-		     "\tarray       :   32 bits\n\n"
-		     "\tpadding     : type == %u\n"
-		     "\ttime_extend : type == %u\n"
-		     "\ttime_stamp : type == %u\n"
-		     "\tdata max type_len  == %u\n",
-		     PP_RB_TYPE_PADDING, PP_RB_TYPE_TIME_EXTEND,
-		     PP_RB_TYPE_TIME_STAMP, PP_RB_MAX_TYPE_LEN);
+	n = ring_header_event(text, sizeof(text));
 	put_u64(b, n);
 	put(b, text, n);
 }
@@ -604,13 +617,16 @@ static void comm_record_of(void *arg, int pid, int tid, const char *comm,
  * The tracing data of the tracepoints of @ev, each once; 0 or -1
  * (reported).
  */
-int export_formats(struct blob *b, const struct pp_export *ev, size_t nr,
-		   const char *version, const struct blob *cmdlines)
+/*
+ * The tracepoints of the @nr events @ev, each once, into *@out (malloc()ed)
+ * and *@count.  Returns 0, or -1 (reported).
+ */
+static int export_tracepoints(const struct pp_export *ev, size_t nr,
+			      struct tp_format **out, size_t *count)
 {
 	struct tp_format *tp = calloc(nr ? nr : 1, sizeof(*tp));
 	size_t e, n = 0, k;
 	const char *name, *colon;
-	int ret = 0;
 
 	if (!tp)
 		return pp_error("out of memory");
@@ -621,8 +637,8 @@ int export_formats(struct blob *b, const struct pp_export *ev, size_t nr,
 		colon = strchr(name, ':');
 		if (!colon || colon - name >= (long)sizeof(tp[n].sys) ||
 		    strlen(colon + 1) >= sizeof(tp[n].name)) {
-			ret = pp_error("%s: not a tracepoint name", name);
-			break;
+			free(tp);
+			return pp_error("%s: not a tracepoint name", name);
 		}
 		snprintf(tp[n].sys, sizeof(tp[n].sys), "%.*s", (int)(colon - name), name);
 		snprintf(tp[n].name, sizeof(tp[n].name), "%s", colon + 1);
@@ -633,8 +649,106 @@ int export_formats(struct blob *b, const struct pp_export *ev, size_t nr,
 				break;
 		n += k == n;
 	}
-	if (!ret && n)
+	*out = tp;
+	*count = n;
+	return 0;
+}
+
+int export_formats(struct blob *b, const struct pp_export *ev, size_t nr,
+		   const char *version, const struct blob *cmdlines)
+{
+	struct tp_format *tp;
+	size_t n;
+	int ret = export_tracepoints(ev, nr, &tp, &n);
+
+	if (ret)
+		return ret;
+	if (n)
 		ret = tracing_data(b, tp, n, version, cmdlines);
+	free(tp);
+	return ret;
+}
+
+int export_write_file(const char *dir, const char *rel, const void *data,
+		      size_t len)
+{
+	char path[PATH_MAX], *slash;
+	FILE *f;
+	int n = snprintf(path, sizeof(path), "%s/%s", dir, rel);
+
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return pp_error("%s/%s: path too long", dir, rel);
+	for (slash = strchr(path + strlen(dir) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(path, 0700) && errno != EEXIST)
+			return pp_error("cannot make '%s': %s", path, strerror(errno));
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return pp_error("cannot write '%s': %s", path, strerror(errno));
+	fwrite(data, 1, len, f);
+	if (ferror(f) | fclose(f))
+		return pp_error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* The format of ftrace's print event (kernel/trace/trace_entries.h). */
+static const char ftrace_print[] =
+	"name: print\n"
+	"ID: 5\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+
+int export_tracing_dir(const char *dir, const struct pp_export *ev, size_t nr,
+		       const struct blob *cmdlines)
+{
+	char text[512], rel[300];
+	struct tp_format *tp;
+	size_t n, i, len;
+	char *buf;
+	int ret = export_tracepoints(ev, nr, &tp, &n);
+
+	if (ret)
+		return ret;
+	/*
+	 * libtracecmd 3.1 needs one ftrace event at least (it dereferences
+	 * the first of the list it globs): ftrace's print, whose id no
+	 * tracepoint has.
+	 */
+	ret = export_write_file(dir, "events/ftrace/print/format", ftrace_print,
+				strlen(ftrace_print));
+	if (!ret)
+		ret = export_write_file(dir, "events/header_page", text,
+			 ring_header_page(text, sizeof(text)));
+	if (!ret)
+		ret = export_write_file(dir, "events/header_event", text,
+				 ring_header_event(text, sizeof(text)));
+	for (i = 0; !ret && i < n; i++) {
+		snprintf(rel, sizeof(rel), "%s/%s/format", tp[i].sys, tp[i].name);
+		buf = tp[i].fmt ? NULL : tracefs_read(rel, &len);
+		if (!tp[i].fmt && !buf) {
+			ret = pp_error("cannot read %s from tracefs: %s", rel,
+				       strerror(errno));
+			break;
+		}
+		snprintf(rel, sizeof(rel), "events/%s/%s/format", tp[i].sys,
+			 tp[i].name);
+		ret = export_write_file(dir, rel, buf ? buf : tp[i].fmt,
+				 buf ? len : strlen(tp[i].fmt));
+		free(buf);
+	}
+	if (!ret)
+		ret = export_write_file(dir, "saved_cmdlines", cmdlines->p, cmdlines->len);
 	free(tp);
 	return ret;
 }

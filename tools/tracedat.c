@@ -11,19 +11,30 @@
  * merges them by CPU in time order and writes them in ring buffer pages,
  * each payload exactly as the tracepoint made it.
  *
- * Debian 12's libtracecmd (trace-cmd 3.1.6) declares no writer in its
- * public header: its writer functions take per-CPU files of ring buffer
- * pages the kernel made, and are declared only in trace-cmd's private
- * header, whose ABI may change with any release.  So the file is written
- * here, in the documented format of trace-cmd.dat.v6(5), and the tests
- * read it back with Debian's trace-cmd and its libtracecmd.
+ * The file is written by libtracecmd, trace-cmd's library, as trace-cmd
+ * record writes one: it reads the formats, the header texts and
+ * saved_cmdlines from a tracing directory, and each CPU's pages from a
+ * file, so the tool writes those into a temporary directory and points
+ * the library at it.  Debian 12's libtracecmd (trace-cmd 3.1.6) exports
+ * its writer but declares it only in trace-cmd's private header, whose
+ * ABI may change with any release: the tool declares the functions it
+ * calls as 3.1 has them, and loads the library when a trace.dat is asked
+ * for, so that nothing else depends on it.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <traceevent/event-parse.h>
 
 #include "perf-persistent.h"
 #include "export.h"
@@ -182,19 +193,162 @@ static int gather(const struct pp_export *ev, size_t nr, struct dat_rec **out,
 	return 0;
 }
 
+/*
+ * libtracecmd's writer, from trace-cmd 3.1's private header
+ * (lib/trace-cmd/include/private/trace-cmd-private.h).
+ */
+#define TRACECMD_LIB	"libtracecmd.so.1"
+
+struct tracecmd_output;
+struct tracecmd_event_list;
+struct tracecmd_option;
+
+/* The option that says the file names its clock after the CPUs' table. */
+#define TRACECMD_OPTION_TRACECLOCK	4
+
+struct tracecmd_writer {
+	struct tracecmd_output *(*create_fd)(int fd);
+	int (*set_trace_dir)(struct tracecmd_output *h, const char *dir);
+	int (*set_kallsyms)(struct tracecmd_output *h, const char *path);
+	int (*set_version)(struct tracecmd_output *h, int version);
+	int (*write_headers)(struct tracecmd_output *h,
+			     struct tracecmd_event_list *list);
+	int (*write_cmdlines)(struct tracecmd_output *h);
+	int (*write_cpus)(struct tracecmd_output *h, int cpus);
+	int (*write_options)(struct tracecmd_output *h);
+	int (*write_cpu_data)(struct tracecmd_output *h, int cpus,
+			      char * const *files, const char *buffer);
+	void (*close)(struct tracecmd_output *h);
+	void (*set_quiet)(struct tracecmd_output *h, bool quiet);
+	void (*set_out_clock)(struct tracecmd_output *h, const char *clock);
+	struct tracecmd_option *(*add_option)(struct tracecmd_output *h,
+					      unsigned short id, int size,
+					      const void *data);
+	void (*set_loglevel)(enum tep_loglevel level);
+};
+
+/*
+ * Load libtracecmd and find its writer.  The library stays loaded for the
+ * rest of the run, as a linked one does.  Returns 0, or -1 (reported).
+ */
+static int writer_load(struct tracecmd_writer *w)
+{
+	static void *lib;
+	static const struct {
+		const char	*name;
+		size_t		at;
+	} fn[] = {
+#define FN(f, name) { name, offsetof(struct tracecmd_writer, f) }
+		FN(create_fd, "tracecmd_output_create_fd"),
+		FN(set_trace_dir, "tracecmd_output_set_trace_dir"),
+		FN(set_kallsyms, "tracecmd_output_set_kallsyms"),
+		FN(set_version, "tracecmd_output_set_version"),
+		FN(write_headers, "tracecmd_output_write_headers"),
+		FN(write_cmdlines, "tracecmd_write_cmdlines"),
+		FN(write_cpus, "tracecmd_write_cpus"),
+		FN(write_options, "tracecmd_write_options"),
+		FN(write_cpu_data, "tracecmd_write_cpu_data"),
+		FN(close, "tracecmd_output_close"),
+		FN(set_quiet, "tracecmd_set_quiet"),
+		FN(set_out_clock, "tracecmd_set_out_clock"),
+		FN(add_option, "tracecmd_add_option"),
+		FN(set_loglevel, "tracecmd_set_loglevel"),
+#undef FN
+	};
+	size_t i;
+	void *sym;
+
+	if (!lib)
+		lib = dlopen(TRACECMD_LIB, RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return pp_error("a trace.dat is written by trace-cmd's library, %s (Debian: libtracecmd1): %s",
+				TRACECMD_LIB, dlerror());
+	for (i = 0; i < sizeof(fn) / sizeof(fn[0]); i++) {
+		sym = dlsym(lib, fn[i].name);
+		if (!sym)
+			return pp_error("%s has no %s: not the trace-cmd 3.1 library this tool knows",
+					TRACECMD_LIB, fn[i].name);
+		memcpy((char *)w + fn[i].at, &sym, sizeof(sym));
+	}
+	return 0;
+}
+
+/*
+ * Have libtracecmd write @path: version 6, the tracing data of @dir,
+ * @cpus CPUs' pages from @files.
+ */
+static int writer_run(const struct tracecmd_writer *w, const char *path,
+		      const char *dir, unsigned int cpus, char **files)
+{
+	char none[PATH_MAX];
+	struct tracecmd_output *h;
+	const char *step = NULL;
+	int fd;
+
+	/* No kernel symbols: the records are tracepoints' payloads. */
+	snprintf(none, sizeof(none), "%s/no-kallsyms", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return pp_error("cannot write '%s': %s", path, strerror(errno));
+	h = w->create_fd(fd);
+	if (!h) {
+		close(fd);
+		unlink(path);
+		return pp_error("libtracecmd could not start '%s'", path);
+	}
+	/*
+	 * Quiet: it would print where each CPU's data went, and warn that
+	 * the top buffer has no description, which a version 6 file with
+	 * no instances does not need.
+	 */
+	w->set_quiet(h, true);
+	w->set_loglevel(TEP_LOG_ERROR);
+	/* The records' times are perf's clock, which ftrace calls perf. */
+	w->set_out_clock(h, "perf");
+	if (w->set_trace_dir(h, dir) || w->set_kallsyms(h, none) ||
+	    w->set_version(h, 6))
+		step = "set up the file";
+	else if (w->write_headers(h, NULL))
+		step = "write the events' formats";
+	else if (w->write_cmdlines(h))
+		step = "write the tasks' names";
+	else if (w->write_cpus(h, cpus) ||
+		 !w->add_option(h, TRACECMD_OPTION_TRACECLOCK, 0, NULL) ||
+		 w->write_options(h))
+		step = "write the CPUs and options";
+	else if (w->write_cpu_data(h, cpus, files, NULL))
+		step = "write the CPUs' records";
+	/* Closing the handle closes the file. */
+	w->close(h);
+	if (step) {
+		unlink(path);
+		return pp_error("%s: libtracecmd could not %s", path, step);
+	}
+	return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
 int tracedat_write(const char *path, const struct pp_export *ev, size_t nr,
 		   size_t *written)
 {
 	const size_t page = getpagesize();
-	struct blob hdr = { 0 }, names = { 0 }, pages = { 0 };
+	struct blob names = { 0 }, pages = { 0 };
+	struct tracecmd_writer w;
+	char dir[PATH_MAX], **files = NULL;
 	struct dat_rec *r = NULL;
-	uint64_t *where = NULL;
 	unsigned char *pg = NULL;
-	size_t n = 0, i, j, start, pad;
+	size_t n = 0, i, j;
 	unsigned int cpus, cpu;
-	uint16_t no_options = 0;
+	const char *tmp = getenv("TMPDIR");
 	int ret;
-	FILE *f;
 
 	ret = gather(ev, nr, &r, &n, &cpus);
 	if (ret)
@@ -202,57 +356,51 @@ int tracedat_write(const char *path, const struct pp_export *ev, size_t nr,
 	/* As the kernel's saved_cmdlines, the name each task had last. */
 	ret = export_tasks(ev, nr, true, cmdline_of, &names);
 	if (!ret)
-		ret = export_formats(&hdr, ev, nr, "6", &names);
-	pg = malloc(page);
-	where = calloc(2 * cpus, sizeof(*where));
-	if (!ret && (!pg || !where))
-		ret = pp_error("out of memory");
-	/* Each CPU's pages, and where they are from the first page on. */
-	for (i = 0; !ret && i < n; i = j) {
-		cpu = r[i].cpu;
-		for (j = i; j < n && r[j].cpu == cpu; j++)
-			;
-		where[2 * cpu] = pages.len;
-		ret = put_pages(&pages, r + i, j - i, pg, page);
-		where[2 * cpu + 1] = pages.len - where[2 * cpu];
-	}
+		ret = writer_load(&w);
 	if (ret)
 		goto out;
-	put_u32(&hdr, cpus);
-	put(&hdr, "options  ", 10);
-	put(&hdr, &no_options, sizeof(no_options));
-	put(&hdr, "flyrecord", 10);
-	/* The pages start at the first page boundary after the table. */
-	start = hdr.len + 16 * (size_t)cpus;
-	pad = (page - start % page) % page;
-	for (cpu = 0; cpu < cpus; cpu++) {
-		put_u64(&hdr, where[2 * cpu + 1] ? start + pad + where[2 * cpu] : 0);
-		put_u64(&hdr, where[2 * cpu + 1]);
+	snprintf(dir, sizeof(dir), "%s/perf-persistent-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		ret = pp_error("cannot make a directory in %s: %s",
+			       tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		goto out;
 	}
-	memset(pg, 0, page);
-	put(&hdr, pg, pad);
-	if (hdr.failed || names.failed || pages.failed) {
+	ret = export_tracing_dir(dir, ev, nr, &names);
+	pg = malloc(page);
+	files = calloc(cpus, sizeof(*files));
+	if (!ret && (!pg || !files || names.failed))
 		ret = pp_error("out of memory");
-		goto out;
+	/* Each CPU's pages in a file of its own, empty for a CPU without. */
+	for (cpu = 0, i = 0; !ret && cpu < cpus; cpu++) {
+		char rel[32];
+
+		for (j = i; j < n && r[j].cpu == cpu; j++)
+			;
+		pages.len = 0;
+		ret = put_pages(&pages, r + i, j - i, pg, page);
+		i = j;
+		snprintf(rel, sizeof(rel), "cpu%u", cpu);
+		if (!ret && pages.failed)
+			ret = pp_error("out of memory");
+		if (!ret)
+			ret = export_write_file(dir, rel, pages.p, pages.len);
+		if (!ret && asprintf(&files[cpu], "%s/%s", dir, rel) < 0) {
+			files[cpu] = NULL;
+			ret = pp_error("out of memory");
+		}
 	}
-	f = fopen(path, "w");
-	if (!f) {
-		ret = pp_error("cannot write '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	fwrite(hdr.p, 1, hdr.len, f);
-	fwrite(pages.p, 1, pages.len, f);
-	if (ferror(f) | fclose(f)) {
-		ret = pp_error("cannot write '%s': %s", path, strerror(errno));
-		unlink(path);
-		goto out;
-	}
-	*written = n;
+	if (!ret)
+		ret = writer_run(&w, path, dir, cpus, files);
+	if (!ret)
+		*written = n;
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 out:
+	for (cpu = 0; files && cpu < cpus; cpu++)
+		free(files[cpu]);
+	free(files);
 	free(r);
 	free(pg);
-	free(where);
-	free(hdr.p);
 	free(names.p);
 	free(pages.p);
 	return ret;

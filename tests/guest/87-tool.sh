@@ -116,6 +116,17 @@ check "perf script -F tod: the clock data gives the time of day ($w)" \
 perf report -i /tmp/f.data --stdio --sort comm,pid 2>&1 >/tmp/report
 check_grep "perf report -i: two samples of $TP" \
 	"# Samples: 2 +of event '$TP'" /tmp/report
+# A trace.dat is written by libtracecmd, which the tool loads when asked
+# for one; the guests without trace-cmd (arm64's) have neither.
+if ls /usr/lib/*/libtracecmd.so.1 >/dev/null 2>&1; then
+	skip "record --format trace.dat without libtracecmd" "this guest has it (92-analysis writes one)"
+else
+	perf persistent record --format trace.dat -o /tmp/f.dat "$E" 2>/tmp/rec
+	check_eq "record --format trace.dat without libtracecmd: refused (exit 1)" 1 "$?"
+	check_grep "... naming the library and its package" \
+		"libtracecmd.so.1 \(Debian: libtracecmd1\)" /tmp/rec
+	check "... leaving no file" test ! -e /tmp/f.dat
+fi
 
 # ---- create, pause/resume, software events, breakpoints ---------------
 out=$(perf persistent create -n cs -m 8K --detached context-switches)

@@ -205,6 +205,8 @@ if command -v trace-cmd >/dev/null; then
 	# Its names: the saved_cmdlines the file carries.
 	check_grep "trace-cmd report: the workload's tasks by name" \
 		"^ *ppwork-(${PIDS%|*}) +\[001\] .* sched_switch: " /tmp/dat.raw
+	trace-cmd dump --clock /tmp/pp.dat >/tmp/clock 2>&1
+	check_grep "trace-cmd dump: the file's clock is perf's" "^[[:space:]]*\[perf\]$" /tmp/clock
 else
 	skip "trace.dat" "no trace-cmd in this guest (staged on x86-64 only)"
 fi

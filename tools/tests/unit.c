@@ -856,6 +856,10 @@ static void test_tracedat(void)
 	      "... the last, on the other CPU, at its time");
 	CHECK(count_lines(cmd, " beta-new-200 ", NULL, 0) == (int)nr_switches / 2,
 	      "... each task by the name it had last, as saved_cmdlines");
+	snprintf(cmd, sizeof(cmd), "trace-cmd dump --clock %s 2>/dev/null", path);
+	CHECK(count_lines(cmd, "[perf]", NULL, 0) == 1,
+	      "... on perf's clock, as the file says");
+	snprintf(cmd, sizeof(cmd), "trace-cmd report -N -t %s 2>/dev/null", path);
 	CHECK(count_lines(cmd, " mce_record: ", line, sizeof(line)) == 1 &&
 	      strstr(line, "[001]") && strstr(line, " 0.000002500: "),
 	      "... the mce record of 124 bytes, on its CPU, at its time: %s", line);
