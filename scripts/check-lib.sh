@@ -11,14 +11,18 @@
 # what failed, to be printed again at the end (a CI log may keep only
 # its tail).
 # A guest test's line is named by its suite and followed by up to four of
-# its "#" diagnostics.
+# its "#" diagnostics, and preceded by the kernel problem that failed it
+# (tests/lib.sh, pp_log_clean).
 note_failures() {
 	awk -v stage="$1" '
 		/^# ---- / { suite = $3 " " ; next }
+		/^# kernel problem: / { problem = $0; next }
 		/^(not ok |FAILED|# FAIL)|\[(FAILED|CRASHED)\]/ {
-			print stage ": " suite $0; more = 4; next
+			if (problem != "") print stage ": " suite "  " problem
+			print stage ": " suite $0; more = 4; problem = ""; next
 		}
 		more > 0 && /^#/ { print stage ": " suite "  " $0; more--; next }
+		/^ok / { problem = "" }
 		{ more = 0 }' "${2:-$log}" >>"$fails"
 }
 

@@ -111,6 +111,9 @@ pp_log_clean() {
 	else
 		splat-scan /tmp/pp-log-since | head -n 4 | sed 's/^/# /'
 	fi
+	# The report's first line once more, last: what a log cut to the
+	# lines around the failed check shows.
+	echo "# kernel problem: $(splat-scan /tmp/pp-log-since | head -n 1)"
 	return 1
 }
 
