@@ -297,7 +297,8 @@ void pp_direct_unregister(struct pp_event *ev)
 	else
 		WARN_ON_ONCE(tracepoint_probe_unregister(ev->tp,
 							 ev->direct->probe, ev));
-	ev->tp = NULL;
+	/* INFO's statistics read it without the caller's locks. */
+	WRITE_ONCE(ev->tp, NULL);
 }
 
 /* Wait for the probes unregistered so far to finish.  Process context. */

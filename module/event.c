@@ -1086,7 +1086,8 @@ unsigned int pp_event_cpu_stats(struct pp_event *ev,
 		cs->cpu = cpu;
 		/* It records here through a counter, the probe or the tasks. */
 		cs->online = READ_ONCE(pc->online) &&
-			     (pc->counter || ev->tp || !pp_event_cpu_counters(ev));
+			     (pc->counter || READ_ONCE(ev->tp) ||
+			      !pp_event_cpu_counters(ev));
 		cs->written = st.written;
 		cs->overwritten = st.overwritten;
 		cs->dropped = st.dropped;

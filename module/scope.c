@@ -205,7 +205,9 @@ static int scope_threads(struct pp_scope *s, struct task_struct **tasks,
 		return -ESRCH;
 	}
 	for_each_thread(leader, t) {
-		if (t->exit_state || (t->flags & PF_EXITING))
+		/* It may be exiting on another CPU, which writes both. */
+		if (READ_ONCE(t->exit_state) ||
+		    (READ_ONCE(t->flags) & PF_EXITING))
 			continue;
 		if (n < max)
 			tasks[n] = get_task_struct(t);
@@ -356,7 +358,8 @@ bool pp_scope_exited(const struct pp_scope *s)
 		return false;
 	rcu_read_lock();
 	leader = pid_task(s->pid, PIDTYPE_TGID);
-	exited = !leader || (leader->exit_state && thread_group_empty(leader));
+	exited = !leader ||
+		 (READ_ONCE(leader->exit_state) && thread_group_empty(leader));
 	rcu_read_unlock();
 	return exited;
 }
