@@ -25,12 +25,15 @@ PWD := $(CURDIR)
 ifeq ($(origin ARCH),undefined)
 KMAKE := $(shell scripts/kdir-make $(KDIR) 2>/dev/null)
 endif
+# A lab kernel of 7.x: the build runs in its suite's build root, with the
+# compiler and glibc its headers need (scripts/in-root).
+KWRAP := $(shell scripts/kdir-make --wrap $(KDIR) 2>/dev/null)
 
 # Kernel code of the project: what W=1, sparse and checkpatch look at.  Not
 # the trace-macro stages (direct_stages.h, built like the kernel's
 # include/trace/stages/, which checkpatch cannot read) nor the header the
 # build copies from the kernel's sched.h.
-KERNEL_SOURCES := $(filter-out module/direct_stages.h module/pp_sched_state.h, \
+KERNEL_SOURCES := $(filter-out module/direct_stages.h module/pp_sched_state.h module/pp_features.h, \
 	$(wildcard module/*.c module/*.h include/perf_persistent/*.h \
 	include/uapi/linux/*.h kunit/*.c tests/kmod/*.c))
 
@@ -53,18 +56,18 @@ kdir:
 	fi
 
 module: kdir
-	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) modules
+	$(KWRAP) $(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) modules
 
 # Extra warnings (W=1) must be none: the build log is checked for any.
 w1: kdir
-	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) clean >/dev/null
-	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) W=1 modules 2>&1 | tee .w1.log
+	$(KWRAP) $(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) clean >/dev/null
+	$(KWRAP) $(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) W=1 modules 2>&1 | tee .w1.log
 	@! grep -E 'warning:|error:' .w1.log || { echo "make: W=1 warnings above" >&2; exit 1; }
 
 # sparse on every file (C=2) must be silent.
 sparse: kdir
-	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) clean >/dev/null
-	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) C=2 CHECK=sparse modules 2>&1 | tee .sparse.log
+	$(KWRAP) $(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) clean >/dev/null
+	$(KWRAP) $(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) C=2 CHECK=sparse modules 2>&1 | tee .sparse.log
 	@! grep -E 'warning:|error:' .sparse.log || { echo "make: sparse warnings above" >&2; exit 1; }
 
 # The compatibility header is the one file that tests LINUX_VERSION_CODE;
@@ -127,7 +130,7 @@ dkms-check:
 # directory and its man page.  INSTALL_MOD_PATH (kbuild's) and DESTDIR
 # (the tool's) install under another root.
 install: module tools
-	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) modules_install
+	$(KWRAP) $(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) modules_install
 	depmod -b $(or $(INSTALL_MOD_PATH),/) -a $(KVER)
 	$(MAKE) -C tools install
 
@@ -159,7 +162,7 @@ htmldocs:
 	sphinx-build -q -W -b html Documentation Documentation/output
 
 clean:
-	$(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) clean 2>/dev/null || true
+	$(KWRAP) $(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) clean 2>/dev/null || true
 	$(MAKE) -C tests clean
 	$(MAKE) -C tools clean
 	$(MAKE) -C bench clean

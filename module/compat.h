@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perf-persistent: kernel-version differences, in one place
+ * perf-persistent: kernel differences, in one place
  *
  * The module builds against every kernel from 6.1 on.  Each interface that
- * changed in that range has one small wrapper here, keyed on
- * LINUX_VERSION_CODE, so the module's own files call one name and carry no
- * version test.  Each wrapper says when and how the interface changed.
+ * changed in that range has one small wrapper here, so the module's own
+ * files call one name and carry no test.  The wrappers choose by what the
+ * headers declare (pp_features.h, written by module/features.sh at build
+ * time), not by the version number: Debian's stable kernels carry
+ * interfaces backported from later releases.  Only the oldest supported
+ * version is a version test.  Each wrapper says which kernel changed the
+ * interface.
  *
- * Built and tested: 6.1, 6.12 and 6.12 PREEMPT_RT (Debian's kernels, see
- * README.md).  The branches for later kernels follow their mainline
- * interfaces and are compiled only there.
+ * Built and tested: 6.1, 6.12 and 6.12 PREEMPT_RT, 7.2, 7.3 and 7.3
+ * PREEMPT_RT, and experimental's newest (Debian's kernels, see README.md).
  */
 #ifndef _PERF_PERSISTENT_COMPAT_H
 #define _PERF_PERSISTENT_COMPAT_H
@@ -17,6 +20,9 @@
 #include <linux/hrtimer.h>
 #include <linux/mm.h>
 #include <linux/version.h>
+#include <linux/workqueue.h>
+
+#include "pp_features.h"
 
 /*
  * The oldest kernel the module builds against.  dkms.conf declares the
@@ -28,6 +34,8 @@
 #error "perf-persistent needs Linux 6.1 or later"
 #endif
 
+/* Timers. */
+
 /*
  * hrtimer_setup() (6.13) sets the callback together with the clock and the
  * mode; hrtimer_init() is gone since 6.15 and hrtimer::function may not be
@@ -37,13 +45,15 @@ static inline void pp_hrtimer_setup(struct hrtimer *timer,
 				    enum hrtimer_restart (*function)(struct hrtimer *),
 				    clockid_t clock_id, enum hrtimer_mode mode)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#if PP_HAVE_HRTIMER_SETUP
 	hrtimer_setup(timer, function, clock_id, mode);
 #else
 	hrtimer_init(timer, clock_id, mode);
 	timer->function = function;
 #endif
 }
+
+/* Memory mappings. */
 
 /*
  * vm_area_struct::vm_flags is read-only since 6.3: it changes through
@@ -52,20 +62,20 @@ static inline void pp_hrtimer_setup(struct hrtimer *timer,
 static inline void pp_vm_flags_mod(struct vm_area_struct *vma,
 				   vm_flags_t set, vm_flags_t clear)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#if PP_HAVE_VM_FLAGS_MOD
 	vm_flags_mod(vma, set, clear);
 #else
 	vma->vm_flags = (vma->vm_flags | set) & ~clear;
 #endif
 }
 
+/* Memory reserved at boot. */
+
 /*
  * reserve_mem=SIZE:ALIGN:LABEL (6.11) reserves named memory at boot, which
  * a driver finds with reserve_mem_find_by_name(); 6.1 has neither, and
  * region= then names its memory by place only.
  */
-#define PP_HAVE_RESERVE_MEM	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0))
-
 static inline bool pp_reserve_mem_find(const char *label, phys_addr_t *start,
 				       phys_addr_t *size)
 {
@@ -75,6 +85,32 @@ static inline bool pp_reserve_mem_find(const char *label, phys_addr_t *start,
 	return false;
 #endif
 }
+
+/* Workqueues. */
+
+/*
+ * system_wq and system_unbound_wq are to be removed (6.17 added their new
+ * names, system_percpu_wq and system_dfl_wq; Debian's 6.12 has them too).
+ */
+#if PP_HAVE_SYSTEM_PERCPU_WQ
+#define pp_system_percpu_wq	system_percpu_wq
+#define pp_system_dfl_wq	system_dfl_wq
+#else
+#define pp_system_percpu_wq	system_wq
+#define pp_system_dfl_wq	system_unbound_wq
+#endif
+
+/* Tracepoints. */
+
+/*
+ * PP_TRACEPOINT_PREEMPTIBLE (pp_features.h): up to 6.x a tracepoint calls
+ * its probes with preemption disabled; from 7.0 under SRCU with
+ * preemption enabled, and each probe disables it if it needs to, as
+ * perf's and ftrace's own do (and since 6.13 the syscall tracepoints
+ * already so: TRACE_EVENT_SYSCALL(), module/direct_stages.h).
+ */
+
+/* Compiler attributes. */
 
 /*
  * __uninitialized (6.2, compiler_attributes.h): keep a local out of

@@ -9,7 +9,11 @@
  * (module/direct_stages.h, module/direct_events.c).
  *
  * Contexts: the probes run wherever the tracepoint fires, in any context
- * up to NMI, with preemption disabled (the tracepoint's RCU read side).
+ * up to NMI.  They record with preemption disabled: up to 6.x the
+ * tracepoint disables it around its probes; from 7.0 (and for the syscall
+ * tracepoints from 6.13) it calls them preemptible, under SRCU, and the
+ * probe disables preemption itself for the whole record
+ * (pp_direct_desc.preemptible).
  * They take no lock, allocate nothing and do bounded work.  Registration
  * runs in process context and may take cpus_read_lock(), so it never runs
  * from a CPU-hotplug callback.
@@ -58,6 +62,9 @@ struct pp_direct_field {
  *	*@nr
  * @raw_size: size of the fixed part of its payload (struct trace_entry
  *	and the fields, before any dynamic data)
+ * @preemptible: the tracepoint calls its probes with preemption enabled
+ *	(every one from 7.0; a syscall one, which may fault, from 6.13):
+ *	the probes disable it for the record
  */
 struct pp_direct_desc {
 	const char	*system;
@@ -66,6 +73,7 @@ struct pp_direct_desc {
 	void		*hub_probe;
 	const struct pp_direct_field *(*fields)(unsigned int *nr);
 	unsigned int	raw_size;
+	bool		preemptible;
 };
 
 /* The generated encoders and the lookup among them (direct_events.c). */

@@ -46,6 +46,21 @@
 			    reg, unreg)					\
 	TRACE_EVENT(call, PARAMS(proto), PARAMS(args), PARAMS(tstruct),	\
 		    PARAMS(assign), PARAMS(print))
+/*
+ * A syscall tracepoint (6.13) calls its probes preemptible, where they may
+ * fault: its class is a syscall class, whose probe disables preemption
+ * itself (pass 4).  Before 6.13 the syscalls are TRACE_EVENT_FN().
+ */
+#undef TRACE_EVENT_SYSCALL
+#define TRACE_EVENT_SYSCALL(call, proto, args, tstruct, assign, print, reg, unreg) \
+	DECLARE_EVENT_SYSCALL_CLASS(call, PARAMS(proto), PARAMS(args),	\
+				    PARAMS(tstruct), PARAMS(assign),	\
+				    PARAMS(print));			\
+	DEFINE_EVENT(call, call, PARAMS(proto), PARAMS(args));
+#undef DECLARE_EVENT_SYSCALL_CLASS
+#define DECLARE_EVENT_SYSCALL_CLASS(call, proto, args, tstruct, assign, print) \
+	DECLARE_EVENT_CLASS(call, PARAMS(proto), PARAMS(args),		\
+			    PARAMS(tstruct), PARAMS(assign), PARAMS(print))
 #undef DEFINE_EVENT_FN
 #define DEFINE_EVENT_FN(template, evt, proto, args, reg, unreg)	\
 	DEFINE_EVENT(template, evt, PARAMS(proto), PARAMS(args))
@@ -69,6 +84,14 @@
 #define DECLARE_TRACE(call, proto, args)
 #undef DECLARE_TRACE_CONDITION
 #define DECLARE_TRACE_CONDITION(call, proto, args, cond)
+#undef DECLARE_TRACE_EVENT
+#define DECLARE_TRACE_EVENT(call, proto, args)
+#undef DECLARE_TRACE_EVENT_CONDITION
+#define DECLARE_TRACE_EVENT_CONDITION(call, proto, args, cond)
+#undef DECLARE_TRACE_SYSCALL
+#define DECLARE_TRACE_SYSCALL(call, proto, args)
+#undef DECLARE_TRACE_EVENT_SYSCALL
+#define DECLARE_TRACE_EVENT_SYSCALL(call, proto, args)
 #undef TRACE_DEFINE_ENUM
 #define TRACE_DEFINE_ENUM(a)
 #undef TRACE_DEFINE_SIZEOF
@@ -198,16 +221,18 @@ static __always_inline int pp_get_offsets_##call(			\
 #ifdef PP_DIRECT_NO_PROBES
 /* The layouts alone (KUnit): no probe, nothing the probes call. */
 #define PP_DIRECT_PROBE(probe)	NULL
-#undef DECLARE_EVENT_CLASS
-#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+#undef __PP_DIRECT_CLASS
+#define __PP_DIRECT_CLASS(call, proto, args, tstruct, assign, preemptible) \
+static const bool pp_direct_preemptible_##call = (preemptible);	\
 static inline void pp_direct_probe_##call(void *__data, proto) { }	\
 static inline void pp_direct_hub_##call(void *__data, proto) { }
 #else
 #define PP_DIRECT_PROBE(probe)	(probe)
 #undef __perf_count
 #define __perf_count(c)	(__count = (c))
-#undef DECLARE_EVENT_CLASS
-#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+#undef __PP_DIRECT_CLASS
+#define __PP_DIRECT_CLASS(call, proto, args, tstruct, assign, preemptible) \
+static const bool pp_direct_preemptible_##call = (preemptible);	\
 static __always_inline void						\
 pp_direct_record_##call(void *__data, unsigned long __ip, proto)	\
 {									\
@@ -239,7 +264,11 @@ static notrace void pp_direct_probe_##call(void *__data, proto)	\
 {									\
 	u64 __count __maybe_unused;	/* args' __perf_count() sets it */ \
 									\
+	if (pp_direct_preemptible_##call)				\
+		preempt_disable_notrace();				\
 	pp_direct_record_##call(__data, _RET_IP_, args);		\
+	if (pp_direct_preemptible_##call)				\
+		preempt_enable_notrace();				\
 }									\
 static noinline notrace void						\
 pp_direct_one_##call(void *__data, unsigned long __ip, proto)		\
@@ -254,12 +283,33 @@ static notrace void pp_direct_hub_##call(void *__data, proto)		\
 	struct pp_direct_hub_iter __it;					\
 	struct pp_event *__ev;						\
 									\
+	if (pp_direct_preemptible_##call)				\
+		preempt_disable_notrace();				\
 	for (__ev = pp_direct_hub_first(__data, task_dfl_cgroup(current), \
 					&__it); __ev;				\
 	     __ev = pp_direct_hub_next(&__it, __ev))			\
 		pp_direct_one_##call(__ev, _RET_IP_, args);		\
+	if (pp_direct_preemptible_##call)				\
+		preempt_enable_notrace();				\
 }
 #endif /* PP_DIRECT_NO_PROBES */
+/*
+ * Whether the tracepoint calls the probe preemptible: every one from 7.0
+ * (PP_TRACEPOINT_PREEMPTIBLE), a syscall one from 6.13.  Such a probe
+ * disables preemption for the whole record, as perf_trace_<class>() does
+ * there: the record's per-CPU buffer, scratch and context level stay
+ * this CPU's, and the preempt count in its common fields counts that
+ * disable as perf's counts its own (on 6.x both count the tracepoint's).
+ */
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+	__PP_DIRECT_CLASS(call, PARAMS(proto), PARAMS(args),		\
+			  PARAMS(tstruct), PARAMS(assign),		\
+			  PP_TRACEPOINT_PREEMPTIBLE)
+#undef DECLARE_EVENT_SYSCALL_CLASS
+#define DECLARE_EVENT_SYSCALL_CLASS(call, proto, args, tstruct, assign, print) \
+	__PP_DIRECT_CLASS(call, PARAMS(proto), PARAMS(args),		\
+			  PARAMS(tstruct), PARAMS(assign), true)
 #undef DEFINE_EVENT
 #define DEFINE_EVENT(template, evt, proto, args)			\
 static inline void __maybe_unused pp_direct_check_##evt(void)		\
@@ -274,6 +324,7 @@ static const struct pp_direct_desc pp_direct_desc_##evt __maybe_unused = { \
 	.hub_probe	= PP_DIRECT_PROBE(pp_direct_hub_##template),	\
 	.fields		= pp_direct_fields_##template,			\
 	.raw_size	= sizeof(struct pp_raw_##template),		\
+	.preemptible	= pp_direct_preemptible_##template,		\
 };
 #include PP_TRACE_HEADER
 

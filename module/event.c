@@ -83,6 +83,7 @@
 #include <linux/workqueue.h>
 
 #include "buffer.h"
+#include "compat.h"
 #include "direct.h"
 #include "event.h"
 #include "filter.h"
@@ -402,7 +403,7 @@ static int pp_cpu_online(unsigned int cpu, struct hlist_node *node)
 
 	WRITE_ONCE(pc->gen, pc->gen + 1);
 	WRITE_ONCE(pc->online, true);
-	queue_work(system_unbound_wq, &ev->sync_work);
+	queue_work(pp_system_dfl_wq, &ev->sync_work);
 	return 0;
 }
 
@@ -411,7 +412,7 @@ static int pp_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	struct pp_event *ev = hlist_entry(node, struct pp_event, node);
 
 	WRITE_ONCE(per_cpu_ptr(ev->cpus, cpu)->online, false);
-	queue_work(system_unbound_wq, &ev->sync_work);
+	queue_work(pp_system_dfl_wq, &ev->sync_work);
 	return 0;
 }
 
@@ -946,7 +947,7 @@ void pp_event_destroy(struct pp_event *ev)
 {
 	pp_event_halt(ev);
 	llist_add(&ev->stopping, &pp_stopping);
-	queue_work(system_unbound_wq, &pp_stopping_work);
+	queue_work(pp_system_dfl_wq, &pp_stopping_work);
 }
 
 /**

@@ -122,7 +122,7 @@ static void notices_work(struct work_struct *work)
 /* Hardirq context, also on RT.  The walk of the files is left to the work. */
 static void notices_irq(struct irq_work *irq)
 {
-	queue_work(system_wq, &container_of(irq, struct pp_notices, irq)->work);
+	queue_work(pp_system_percpu_wq, &container_of(irq, struct pp_notices, irq)->work);
 }
 
 /* The pace is over: post what came meanwhile, or go idle.  Hardirq context. */

@@ -101,7 +101,7 @@ static struct attribute_group pp_events_group = {
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *da,
 			    char *buf)
 {
-	return cpumap_print_to_pagebuf(true, buf, cpu_online_mask);
+	return sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(cpu_online_mask));
 }
 
 static DEVICE_ATTR_RO(cpumask);
