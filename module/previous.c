@@ -328,8 +328,8 @@ static void pp_found_event_log(const struct pp_found_event *fe)
 				fc->untrusted);
 		}
 	}
-	pr_info("previous boot: %s: %llu records kept of %u CPUs, %u of them cut short\n",
-		fe->name, records, fe->nr, bad);
+	pr_info("previous boot: %s: %llu records kept of %u CPUs, %u of them cut short (%llu bytes not kept)\n",
+		fe->name, records, fe->nr, bad, untrusted);
 }
 
 /**
