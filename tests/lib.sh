@@ -148,7 +148,8 @@ pp_destroy_stray() {
 # file: the entry is the struct up to its last field, aligned to 8 bytes
 # when a field is 8 bytes wide (else 4), then the dynamic data; perf makes
 # the u32 size plus the entry a multiple of 8.  Tracepoint layouts change
-# between kernels (mce_record is 176 bytes on 6.1, 184 on 6.12).
+# between kernels (mce_record is 176 bytes on 6.1, 184 on 6.12, 208 on
+# 7.x with its vendor data).
 pp_tp_record_size() {
 	sed -n 's/.*offset:\([0-9]*\);[[:space:]]*size:\([0-9]*\);.*/\1 \2/p' \
 		"/sys/kernel/tracing/events/$1/$2/format" |
@@ -220,11 +221,19 @@ on_mce() {
 }
 
 # pp_error_record_size: bytes of a record of pp_inject_error's error in
-# $pp_error_event.  pp_ras's mc_event has three strings, 41 bytes with
-# their NULs ("pp_ras injected error", "pp_ras DIMM", "pp_ras").
+# $pp_error_event.  mce_record has on 7.x a dynamic array, v_data, of
+# sizeof(union vendor_info) bytes whatever the vendor: 16 (AMD's SYND1
+# and SYND2; the format file says where the array is, not how long).
+# pp_ras's mc_event has three strings, 41 bytes with their NULs ("pp_ras
+# injected error", "pp_ras DIMM", "pp_ras").
 pp_error_record_size() {
 	if pp_have_mce; then
-		pp_tp_record_size mce mce_record
+		if grep -q '__data_loc u8\[\] v_data;' \
+			/sys/kernel/tracing/events/mce/mce_record/format; then
+			pp_tp_record_size mce mce_record 16
+		else
+			pp_tp_record_size mce mce_record
+		fi
 	else
 		pp_tp_record_size ras mc_event 41
 	fi
