@@ -3,7 +3,7 @@
  * pp-same - do two persistent events on the same tracepoint, one on perf's
  * path and one on the direct path, hold the same records?
  *
- *   pp-same PERF_ID DIRECT_ID FORMAT [FIELD=A/B...]
+ *   pp-same [-m] PERF_ID DIRECT_ID FORMAT [FIELD=A/B...]
  *
  * FORMAT is the tracepoint's tracefs format file.  Both events must be
  * paused.  On each CPU, the direct event's samples, oldest first, are
@@ -33,8 +33,27 @@
  * The perf event must be created first and paused last, so that its
  * window holds the direct event's, or, where its buffer wrapped (the
  * direct event's may have too), starts within it: then the direct event's
- * records older than the perf event's oldest are not compared.  Prints one line per CPU and a total;
- * exits 1 on any difference or when nothing was compared.
+ * records older than the perf event's oldest are not compared.
+ *
+ * -m: the tracepoint calls its probes with preemption enabled (the syscall
+ * tracepoints from 6.13, every tracepoint from 7.0).  A task preempted
+ * between perf's probe and the direct one may move to another CPU, or let
+ * other tasks' hits in: the two records of one hit may be on two CPUs, or
+ * in another order on one.  The records are then compared by task: each
+ * task's records from every CPU in order of time, which for one task is
+ * the order of its hits (where sched_clock is stable, as in the lab's
+ * guests: one clock for all CPUs), lined up and compared as above but for
+ * the CPU field (which must be its buffer's CPU; pairs on two CPUs are
+ * counted as moved).  The window is the direct event's, from its oldest record on any
+ * CPU (or where a buffer wrapped, the newest oldest record of a wrapped
+ * buffer) to its newest.  A task's perf records in it are all compared,
+ * but for one before its first direct record and one after its last: a
+ * hit in flight when the direct event was created (the tracepoint call
+ * began before the probe was added) or paused (its direct probe ran
+ * after); counted as edge.
+ *
+ * Prints one line per CPU and a total; exits 1 on any difference or when
+ * nothing was compared.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -196,6 +215,9 @@ struct tally {
 	unsigned int	direct_only;
 	unsigned int	resched;
 	unsigned int	racy;
+	unsigned int	moved;
+	unsigned int	edge;
+	unsigned int	tasks;
 };
 
 /*
@@ -387,17 +409,367 @@ static int time_order(const struct side *s, const char *what, unsigned int cpu)
 	return 0;
 }
 
+/* -m: one record of either path, and the CPU whose buffer held it. */
+struct trec {
+	const struct rec	*r;
+	unsigned int		cpu;
+};
+
+static int task_cmp(const struct trec *x, const struct trec *y)
+{
+	if (x->r->d.pid != y->r->d.pid)
+		return x->r->d.pid < y->r->d.pid ? -1 : 1;
+	if (x->r->d.tid != y->r->d.tid)
+		return x->r->d.tid < y->r->d.tid ? -1 : 1;
+	return 0;
+}
+
+static int task_order(const void *a, const void *b)
+{
+	const struct trec *x = a, *y = b;
+	int c = task_cmp(x, y);
+
+	if (c)
+		return c;
+	if (x->r->d.time != y->r->d.time)
+		return x->r->d.time < y->r->d.time ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/* The end of the task of @t[@from] in @t[0, @n), sorted by task_order(). */
+static unsigned int task_end(const struct trec *t, unsigned int n,
+			     unsigned int from)
+{
+	unsigned int i;
+
+	for (i = from + 1; i < n && !task_cmp(&t[i], &t[from]); i++)
+		;
+	return i;
+}
+
+/* The records of @s on every CPU from time @from, by task, then time. */
+static struct trec *gather(const struct side *s, unsigned int nr_cpus,
+			   unsigned long long from, unsigned int *nr)
+{
+	unsigned int cpu, i, n = 0;
+	struct trec *t;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		n += s[cpu].nr;
+	t = calloc(n + 1, sizeof(*t));
+	if (!t)
+		return NULL;
+	n = 0;
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		for (i = 0; i < s[cpu].nr; i++) {
+			if (s[cpu].recs[i].d.time < from)
+				continue;
+			t[n].r = &s[cpu].recs[i];
+			t[n++].cpu = cpu;
+		}
+	}
+	qsort(t, n, sizeof(*t), task_order);
+	*nr = n;
+	return t;
+}
+
+/*
+ * Are @p (perf) and @d (direct) the same hit's records (differ(), but for
+ * the CPU field)?  Count into @t what differ() let pass, if @t.
+ */
+static int same_hit(const struct trec *p, const struct trec *d,
+		    struct tally *t)
+{
+	struct rec o = *d->r;
+
+	o.d.cpu = p->r->d.cpu;
+	if (differ(p->r, &o, p->cpu, 0, 1, NULL))
+		return 0;
+	if (t)
+		differ(p->r, &o, p->cpu, 0, 1, t);
+	return 1;
+}
+
+/* Records [@from, @from + 4) of a task's, briefly: where two sides part. */
+static void show_task(const struct trec *s, unsigned int nr, const char *what,
+		      unsigned int from)
+{
+	unsigned int i, b;
+
+	for (i = from; i < from + 4 && i < nr; i++) {
+		const struct rec *r = s[i].r;
+
+		printf("  %s %u: cpu=%u time=%llu pid=%u ip=0x%llx raw=", what,
+		       i, s[i].cpu, (unsigned long long)r->d.time, r->d.tid,
+		       (unsigned long long)r->d.ip);
+		for (b = 0; b < 24 && b < r->d.raw_size; b++)
+			printf("%02x", r->raw[b]);
+		printf("\n");
+	}
+}
+
+/*
+ * The perf records of one task, @p[@from, @to), inside the window
+ * [@first, @last] with no direct record: one at most, a hit in flight at
+ * the window's @edge ("start", "end").  0 if so; else, unless @quiet,
+ * print them.
+ */
+static int in_flight(const struct trec *p, unsigned int from, unsigned int to,
+		     unsigned long long first, unsigned long long last,
+		     const char *edge, int quiet, struct tally *t)
+{
+	unsigned int i, in = 0, at = to;
+
+	for (i = from; i < to; i++) {
+		if (p[i].r->d.time < first || p[i].r->d.time > last)
+			continue;
+		if (!in++)
+			at = i;
+	}
+	if (in > 1) {
+		if (quiet)
+			return 1;
+		printf("pid %u tid %u: %u perf records in the window, at its %s, not on the direct path:\n",
+		       p[at].r->d.pid, p[at].r->d.tid, in, edge);
+		show_task(p, to, "perf", at);
+		return 1;
+	}
+	t->edge += in;
+	return 0;
+}
+
+/*
+ * Compare one task's records, @p[0, @np) and @d[0, @nd), by time, from
+ * @d[@i] and @p[@j]; count into @t.  0 if they agree; else, unless
+ * @quiet, print where they part.
+ */
+static int walk_task(const struct trec *p, unsigned int np,
+		     const struct trec *d, unsigned int nd, unsigned int i,
+		     unsigned int j, unsigned long long first,
+		     unsigned long long last, int quiet, struct tally *t)
+{
+	unsigned int k;
+
+	if (in_flight(p, 0, j, first, last, "start", quiet, t))
+		return 1;
+	while (i < nd) {
+		if (j == np) {
+			/* Hits perf's path dropped just before the pause. */
+			if (nd - i <= RESYNC) {
+				t->direct_only += nd - i;
+				return 0;
+			}
+			if (!quiet)
+				printf("pid %u tid %u: its perf records end before its direct record %u\n",
+				       d[i].r->d.pid, d[i].r->d.tid, i);
+			return 1;
+		}
+		if (same_hit(&p[j], &d[i], t)) {
+			t->same++;
+			if (p[j].cpu != d[i].cpu && t->moved++ < 4 && !quiet)
+				printf("moved: pid %u tid %u: perf on cpu %u at %llu, direct on cpu %u at %llu\n",
+				       p[j].r->d.pid, p[j].r->d.tid, p[j].cpu,
+				       (unsigned long long)p[j].r->d.time,
+				       d[i].cpu,
+				       (unsigned long long)d[i].r->d.time);
+			i++;
+			j++;
+			continue;
+		}
+		/* Hits perf's path dropped: see the top comment. */
+		for (k = 1; k <= RESYNC && i + k < nd; k++)
+			if (same_hit(&p[j], &d[i + k], NULL))
+				break;
+		if (k <= RESYNC && i + k < nd) {
+			t->direct_only += k;
+			i += k;
+			continue;
+		}
+		if (nd - i <= RESYNC && p[j].r->d.time > d[nd - 1].r->d.time) {
+			t->direct_only += nd - i;
+			return 0;
+		}
+		if (!quiet) {
+			struct rec o = *d[i].r;
+
+			printf("pid %u tid %u: ", d[i].r->d.pid, d[i].r->d.tid);
+			o.d.cpu = p[j].r->d.cpu;
+			differ(p[j].r, &o, p[j].cpu, i, 0, NULL);
+			show_task(p, np, "perf", j ? j - 1 : 0);
+			show_task(d, nd, "direct", i ? i - 1 : 0);
+		}
+		return 1;
+	}
+	return in_flight(p, j, np, first, last, "end", quiet, t);
+}
+
+/*
+ * The indexes in @cand of the perf records of one task, @p[0, @np), equal
+ * to its direct record @d, the nearest in time first: RESYNC at most.
+ * Returns how many.
+ */
+static unsigned int candidates(const struct trec *p, unsigned int np,
+			       const struct trec *d, unsigned int *cand)
+{
+	unsigned long long dt[RESYNC], x;
+	unsigned int k, n = 0, at;
+
+	for (k = 0; k < np; k++) {
+		if (!same_hit(&p[k], d, NULL))
+			continue;
+		x = p[k].r->d.time > d->r->d.time ?
+		    p[k].r->d.time - d->r->d.time :
+		    d->r->d.time - p[k].r->d.time;
+		if (n == RESYNC && x >= dt[n - 1])
+			continue;
+		at = n < RESYNC ? n++ : n - 1;
+		for (; at && dt[at - 1] > x; at--) {
+			dt[at] = dt[at - 1];
+			cand[at] = cand[at - 1];
+		}
+		dt[at] = x;
+		cand[at] = k;
+	}
+	return n;
+}
+
+/*
+ * Compare one task's records, @p[0, @np) and @d[0, @nd); count into @t.
+ * They start at the perf record of its oldest direct record: of the equal
+ * records nearest in time (another hit's may be nearer), the first from
+ * which all agree.  Where a buffer @wrapped, the perf records of its
+ * oldest few direct records may be gone: from one of the next oldest.
+ * 0 if they agree.
+ */
+static int compare_task(const struct trec *p, unsigned int np,
+			const struct trec *d, unsigned int nd,
+			unsigned long long first, unsigned long long last,
+			int wrapped, struct tally *t)
+{
+	unsigned int cand[RESYNC], nc, c, s, fail_s = nd, fail_j = 0;
+
+	t->tasks++;
+	if (!nd)
+		return in_flight(p, 0, np, first, last, "start or end", 0, t);
+	for (s = 0; s <= (wrapped ? RESYNC : 0) && s < nd; s++) {
+		nc = candidates(p, np, &d[s], cand);
+		for (c = 0; c < nc; c++) {
+			struct tally trial = { 0 };
+
+			if (!walk_task(p, np, d, nd, s, cand[c], first, last, 1,
+				       &trial))
+				return walk_task(p, np, d, nd, s, cand[c],
+						 first, last, 0, t);
+		}
+		if (nc && fail_s == nd) {
+			fail_s = s;
+			fail_j = cand[0];
+		}
+	}
+	if (fail_s < nd)
+		return walk_task(p, np, d, nd, fail_s, fail_j, first, last, 0,
+				 t);
+	printf("pid %u tid %u: its oldest direct record is not among its %u perf records\n",
+	       d[0].r->d.pid, d[0].r->d.tid, np);
+	show_task(d, nd, "direct", 0);
+	return 1;
+}
+
+/* -m: does every record in @s's buffer of @cpu say that CPU? */
+static int cpu_field(const struct side *s, const char *what, unsigned int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr; i++) {
+		if (s->recs[i].d.cpu != cpu) {
+			printf("cpu %u: %s record %u says CPU %u\n", cpu, what,
+			       i, s->recs[i].d.cpu);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * -m: compare the events' records by task (see the top comment): @ps and
+ * @ds, each CPU's records of either event, @pstats and @dstats their
+ * CPUs' statistics.  Prints the total; 0 if they agree.
+ */
+static int compare_by_task(struct side *ps, struct side *ds,
+			   const struct perf_persistent_cpu_stats *pstats,
+			   const struct perf_persistent_cpu_stats *dstats,
+			   unsigned int nr_cpus)
+{
+	unsigned long long first = ~0ULL, last = 0, wrap = 0;
+	unsigned int cpu, np, nd, a = 0, b = 0, ae, be;
+	struct tally all = { 0 };
+	struct trec *p, *d;
+	int bad = 0, c;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		printf("cpu %u: perf held %u, direct %u\n", cpu, ps[cpu].nr,
+		       ds[cpu].nr);
+		bad |= time_order(&ps[cpu], "perf", cpu) |
+		       time_order(&ds[cpu], "direct", cpu);
+		bad |= cpu_field(&ps[cpu], "perf", cpu) |
+		       cpu_field(&ds[cpu], "direct", cpu);
+		if (ds[cpu].nr) {
+			if (ds[cpu].recs[0].d.time < first)
+				first = ds[cpu].recs[0].d.time;
+			if (ds[cpu].recs[ds[cpu].nr - 1].d.time > last)
+				last = ds[cpu].recs[ds[cpu].nr - 1].d.time;
+			if (dstats[cpu].overwritten &&
+			    ds[cpu].recs[0].d.time > wrap)
+				wrap = ds[cpu].recs[0].d.time;
+		}
+		if (ps[cpu].nr && pstats[cpu].overwritten &&
+		    ps[cpu].recs[0].d.time > wrap)
+			wrap = ps[cpu].recs[0].d.time;
+	}
+	if (wrap > first) {
+		printf("a buffer wrapped: compared from time %llu\n", wrap);
+		first = wrap;
+	}
+	p = gather(ps, nr_cpus, 0, &np);
+	d = gather(ds, nr_cpus, first, &nd);
+	if (!p || !d) {
+		printf("cannot allocate the records by task\n");
+		return 1;
+	}
+	/* Each task of either event, in turn. */
+	while (a < np || b < nd) {
+		c = a == np ? 1 : b == nd ? -1 : task_cmp(&p[a], &d[b]);
+		ae = c <= 0 ? task_end(p, np, a) : a;
+		be = c >= 0 ? task_end(d, nd, b) : b;
+		bad |= compare_task(p + a, ae - a, d + b, be - b, first, last,
+				    wrap == first, &all);
+		a = ae;
+		b = be;
+	}
+	printf("compared=%u direct_only=%u resched_flag_diffs=%u racy_diffs=%u moved=%u edge=%u tasks=%u %s\n",
+	       all.same, all.direct_only, all.resched, all.racy, all.moved,
+	       all.edge, all.tasks, bad || !all.same ? "DIFFER" : "SAME");
+	return bad || !all.same;
+}
+
 int main(int argc, char **argv)
 {
 	static struct perf_persistent_cpu_stats pstats[MAX_CPUS];
+	static struct perf_persistent_cpu_stats dstats[MAX_CPUS];
+	static struct side ps[MAX_CPUS], ds[MAX_CPUS];
 	struct perf_persistent_info info = { .size = sizeof(info) };
 	unsigned int pid, did, cpu, nr_cpus, n, start[2][2], nr_starts, k;
 	struct tally all = { 0 }, cpu_t;
 	unsigned long long psize, dsize;
-	int bad = 0;
+	int bad = 0, moves = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "-m")) {
+		moves = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: pp-same PERF_ID DIRECT_ID FORMAT [FIELD=A/B]\n");
+		fprintf(stderr, "usage: pp-same [-m] PERF_ID DIRECT_ID FORMAT [FIELD=A/B]\n");
 		return 2;
 	}
 	if (argc == 5) {
@@ -426,12 +798,27 @@ int main(int argc, char **argv)
 		return 2;
 	psize = info.buffer_size;
 	nr_cpus = info.nr_cpus < MAX_CPUS ? info.nr_cpus : MAX_CPUS;
-	info.cpu_stats = 0;
-	info.nr_cpus = 0;
+	info.cpu_stats = (unsigned long)dstats;
+	info.nr_cpus = MAX_CPUS;
 	info.id = did;
 	if (ioctl(ctl, PERF_PERSISTENT_IOC_INFO, &info))
 		return 2;
 	dsize = info.buffer_size;
+	if (racy_name && !racy_size) {
+		printf("no field %s\n", racy_name);
+		return 2;
+	}
+
+	if (moves) {
+		for (cpu = 0; cpu < nr_cpus; cpu++) {
+			if (load(pid, cpu, psize, &ps[cpu]) ||
+			    load(did, cpu, dsize, &ds[cpu])) {
+				printf("cpu %u: cannot read the buffers\n", cpu);
+				return 1;
+			}
+		}
+		return compare_by_task(ps, ds, pstats, dstats, nr_cpus);
+	}
 
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		struct side p = { 0 }, d = { 0 };
@@ -505,10 +892,6 @@ int main(int argc, char **argv)
 		free(p.arena);
 		free(d.recs);
 		free(d.arena);
-	}
-	if (racy_name && !racy_size) {
-		printf("no field %s\n", racy_name);
-		return 2;
 	}
 	printf("compared=%u direct_only=%u resched_flag_diffs=%u racy_diffs=%u %s\n",
 	       all.same, all.direct_only, all.resched, all.racy,

@@ -6,6 +6,9 @@
 # tracepoint gets two events, one forced onto perf's path
 # (PERF_PERSISTENT_CREATE_PERF_PATH) created first, one direct; a workload
 # makes each fire; pp-same compares the two events' records on every CPU.
+# Where a tracepoint calls its probes preemptible, a hit's two records may
+# be on two CPUs, or in another order on one: pp-same -m compares those
+# by task.
 . ./lib.sh
 
 pp_load events=
@@ -17,6 +20,22 @@ irq:softirq_entry irq:softirq_exit timer:hrtimer_expire_entry"
 # mce_record where there are machine checks (the module has its encoder
 # only there).
 ! pp_have_mce || covered="$covered mce:mce_record"
+
+# Does TP call its probes with preemption enabled, where the task can be
+# preempted between perf's probe and the direct one, and move to another
+# CPU?  The syscall tracepoints from 6.13 (TRACE_EVENT_SYSCALL), and from
+# 7.0, where every tracepoint calls its probes so (under SRCU:
+# module/compat.h), the sched_process_* ones too, called by the task.  The
+# rest are called with preemption off: by the scheduler, in interrupts,
+# or (mce_record) by a kworker bound to its CPU.
+kver=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
+preemptible() { # TP
+	case $1 in
+	raw_syscalls:*) [ "$kver" -ge 6013 ] ;;
+	sched:sched_process_*) [ "$kver" -ge 7000 ] ;;
+	*) false ;;
+	esac
+}
 
 # DETACHED | PERF_PATH
 perf_flags=0x5
@@ -87,10 +106,13 @@ for tp in $covered; do
 	# (prev_state 0x20, 0x10).
 	racy=
 	[ "$name" = sched_switch ] && racy=prev_state=0x10/0x20
-	pp-same "$(pp_stat "p$n" id)" "$(pp_stat "d$n" id)" \
+	moves=
+	! preemptible "$tp" || moves=-m
+	pp-same $moves "$(pp_stat "p$n" id)" "$(pp_stat "d$n" id)" \
 		"/sys/kernel/tracing/events/$sys/$name/format" $racy >/tmp/same 2>&1
 	check_grep "$tp: the same records on both paths" " SAME$" /tmp/same ||
 		sed 's/^/# /' /tmp/same
+	[ -z "$moves" ] || grep "^compared=\|^moved:" /tmp/same | sed "s/^/# $tp: /"
 done
 grep -h "^compared=" /tmp/same | sed 's/^/# last: /'
 
