@@ -117,7 +117,7 @@ job() {
 kernel_state() {
 	case " $built " in *" $1 "*) echo ready; return ;; esac
 	case "$1" in
-	debug | kcsan)
+	debug | kcsan | debug-7.3)
 		if [ -f "$jobdir/$1 kernel.rc" ]; then
 			read -r rc _ <"$jobdir/$1 kernel.rc"
 			[ "$rc" = 0 ] && echo ready || echo failed
