@@ -19,6 +19,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/mm.h>
+#include <linux/tracepoint-defs.h>
 #include <linux/version.h>
 #include <linux/workqueue.h>
 
@@ -109,6 +110,19 @@ static inline bool pp_reserve_mem_find(const char *label, phys_addr_t *start,
  * perf's and ftrace's own do (and since 6.13 the syscall tracepoints
  * already so: TRACE_EVENT_SYSCALL(), module/direct_stages.h).
  */
+
+/*
+ * A tracepoint that may fault (6.13: tracepoint_ext::faultable, the
+ * syscall ones) calls its probes preemptible.
+ */
+static inline bool pp_tracepoint_faultable(const struct tracepoint *tp)
+{
+#if PP_HAVE_TRACEPOINT_FAULTABLE
+	return tp->ext && tp->ext->faultable;
+#else
+	return false;
+#endif
+}
 
 /* Compiler attributes. */
 

@@ -253,8 +253,13 @@ static void pp_tp_match(struct tracepoint *tp, void *priv)
  * its tracepoint's hub.  Process context; takes pp_direct_hub_lock, the
  * tracepoints' mutex and cpus_read_lock().
  *
- * Return: 0, -ENOENT if the kernel has no such tracepoint, -ENOMEM, or
- * the error of tracepoint_probe_register().
+ * A tracepoint that may fault calls its probes preemptible: its encoder
+ * must have been generated for that (from the same headers, it is), or
+ * its records could be written from another CPU than their buffer's.
+ *
+ * Return: 0, -ENOENT if the kernel has no such tracepoint, -EPROTO if it
+ * may fault and its encoder's probe does not disable preemption, -ENOMEM,
+ * or the error of tracepoint_probe_register().
  */
 int pp_direct_register(struct pp_event *ev)
 {
@@ -270,6 +275,11 @@ int pp_direct_register(struct pp_event *ev)
 		if (!l.tp)
 			return -ENOENT;
 		WRITE_ONCE(pp_direct_tps[i], l.tp);
+	}
+	if (pp_tracepoint_faultable(l.tp) && !ev->direct->preemptible) {
+		pr_warn_once("%s: perf's path, the tracepoint may fault and its encoder expects preemption off\n",
+			     ev->tp_name);
+		return -EPROTO;
 	}
 	if (pp_direct_scoped(ev))
 		ret = pp_direct_hub_add(ev, i, l.tp);

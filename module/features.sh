@@ -32,6 +32,9 @@ has PP_HAVE_HRTIMER_SETUP hrtimer.h hrtimer_setup
 has PP_HAVE_VM_FLAGS_MOD mm.h vm_flags_mod
 has PP_HAVE_RESERVE_MEM mm.h reserve_mem_find_by_name
 has PP_HAVE_SYSTEM_PERCPU_WQ workqueue.h system_percpu_wq
+# struct tracepoint says whether the tracepoint may fault (6.13: the
+# syscall ones, which call their probes preemptible).
+has PP_HAVE_TRACEPOINT_FAULTABLE tracepoint-defs.h faultable
 # How a tracepoint calls its probes: up to 6.x under
 # preempt_disable_notrace() (__DO_TRACE); from 7.0 under SRCU, preemption
 # enabled (guard(srcu_fast_notrace)).  Neither is a tracepoint.h the
