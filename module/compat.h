@@ -101,19 +101,14 @@ static inline bool pp_reserve_mem_find(const char *label, phys_addr_t *start,
 #define pp_system_dfl_wq	system_unbound_wq
 #endif
 
-/* Tracepoints. */
-
 /*
- * PP_TRACEPOINT_PREEMPTIBLE (pp_features.h): up to 6.x a tracepoint calls
- * its probes with preemption disabled; from 7.0 under SRCU with
- * preemption enabled, and each probe disables it if it needs to, as
- * perf's and ftrace's own do (and since 6.13 the syscall tracepoints
- * already so: TRACE_EVENT_SYSCALL(), module/direct_stages.h).
- */
-
-/*
- * A tracepoint that may fault (6.13: tracepoint_ext::faultable, the
- * syscall ones) calls its probes preemptible.
+ * Tracepoints.  Up to 6.x a tracepoint calls its probes with preemption
+ * disabled; from 7.0 under SRCU with preemption enabled
+ * (PP_TRACEPOINT_PREEMPTIBLE in pp_features.h, which the direct path's
+ * stages read), and each probe disables it if it needs to, as perf's and
+ * ftrace's own do.  Since 6.13 a tracepoint that may fault
+ * (tracepoint_ext::faultable: the syscall ones, TRACE_EVENT_SYSCALL())
+ * already does so.
  */
 static inline bool pp_tracepoint_faultable(const struct tracepoint *tp)
 {
