@@ -70,6 +70,20 @@ static inline void pp_vm_flags_mod(struct vm_area_struct *vma,
 #endif
 }
 
+/*
+ * In 7.x vm_area_struct's flags become a bitmap, vma_flags_t, read with
+ * vma_test(); vm_flags stays beside it in a union the kernel calls
+ * temporary.
+ */
+static inline bool pp_vma_writable(const struct vm_area_struct *vma)
+{
+#if PP_HAVE_VMA_TEST
+	return vma_test(vma, VMA_WRITE_BIT);
+#else
+	return vma->vm_flags & VM_WRITE;
+#endif
+}
+
 /* Memory reserved at boot. */
 
 /*

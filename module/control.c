@@ -447,7 +447,7 @@ static int pp_mmap(struct file *file, struct vm_area_struct *vma)
 	struct pp_event *ev;
 	int ret;
 
-	if (vma->vm_flags & VM_WRITE)
+	if (pp_vma_writable(vma))
 		return -EACCES;
 	if (id > U32_MAX || cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return id > U32_MAX ? -ENOENT : -EINVAL;

@@ -30,6 +30,9 @@ echo "#ifndef _PP_FEATURES_H"
 echo "#define _PP_FEATURES_H"
 has PP_HAVE_HRTIMER_SETUP hrtimer.h hrtimer_setup
 has PP_HAVE_VM_FLAGS_MOD mm.h vm_flags_mod
+# vm_area_struct's flags as a bitmap (vma_flags_t), tested with vma_test()
+# (7.x; Debian's 7.2 and 7.3 have it).
+has PP_HAVE_VMA_TEST mm.h vma_test
 has PP_HAVE_RESERVE_MEM mm.h reserve_mem_find_by_name
 has PP_HAVE_SYSTEM_PERCPU_WQ workqueue.h system_percpu_wq
 # struct tracepoint says whether the tracepoint may fault (6.13: the
