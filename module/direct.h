@@ -268,7 +268,12 @@ static __always_inline void *pp_direct_begin_as(struct pp_event *ev,
 	rec->entry_size = entry_size;
 	if (pp_buffer_reserve(buf, rec->size, &rec->pos))
 		return NULL;
-	/* Read after the reservation, so records are in time order from the head. */
+	/*
+	 * Read after the reservation, so records are in time order from the
+	 * head, but for an interrupt's record reserved between the two: it
+	 * holds the newer place and the older time (as in perf's buffer,
+	 * whose writers read the clock before they reserve).
+	 */
 	time = type & PERF_SAMPLE_TIME ? local_clock() : 0;
 
 	dst = pp_buffer_ptr(buf, rec->pos, rec->size);

@@ -21,7 +21,17 @@
  *     changes meanwhile (sched_switch's prev_state, derived from the
  *     exit_state of a task its parent reaps: EXIT_ZOMBIE, then
  *     EXIT_DEAD); counted.
- * Each event's time must not go backwards.  COMM records are not
+ * A hit that interrupts another between its two probes (the tracepoint
+ * calls them one after the other, with interrupts on where its caller
+ * has them on: a softirq's hrtimer, or on PREEMPT_RT a softirq thread)
+ * is recorded by both probes before the direct probe of the hit it
+ * interrupted: perf's path holds the outer hit first, the direct path the
+ * nested one; counted as nested when the nested hit's context is deeper
+ * (common_flags: hardirq over softirq, NMI over both) and its records lie
+ * in time between the outer hit's two.  Each event's time must not go
+ * backwards, but where a deeper context interrupted a record between its
+ * clock read and its reservation (the nested record then holds the newer
+ * place and the older time).  COMM records are not
  * compared (each event keeps its own cache of them).  The direct path may
  * hold hits perf's path dropped (up to RESYNC in a row, or its last up
  * to RESYNC records when all are older than the perf event's next one;
@@ -54,6 +64,11 @@
  *
  * Prints one line per CPU and a total; exits 1 on any difference or when
  * nothing was compared.
+ *
+ *   pp-same --self-test
+ *
+ * runs the matching on made-up records (on the host, in make check's
+ * static job).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -218,7 +233,31 @@ struct tally {
 	unsigned int	moved;
 	unsigned int	edge;
 	unsigned int	tasks;
+	unsigned int	nested;
 };
+
+/*
+ * The context a record was taken in, from its common_flags (byte 2 of
+ * struct trace_entry): 0 a task, 1 a softirq, 2 a hardirq, 3 an NMI.
+ */
+static unsigned int level(const struct rec *r)
+{
+	unsigned char f = r->d.raw_size > 2 ? r->raw[2] : 0;
+
+	return f & 0x40 ? 3 : f & 0x08 ? 2 : f & 0x10 ? 1 : 0;
+}
+
+/*
+ * Did @in interrupt the hit of @out between the two paths' records of it
+ * (@out_p, perf's, older than @in_p; @out_d, the direct path's, newer
+ * than @in_d)?  Only a deeper context interrupts.
+ */
+static int nested_in(const struct rec *in_p, const struct rec *in_d,
+		     const struct rec *out_p, const struct rec *out_d)
+{
+	return level(in_p) > level(out_p) && in_p->d.time > out_p->d.time &&
+	       in_d->d.time < out_d->d.time;
+}
 
 /*
  * 0 if equal as the comment at the top says; else 1, and unless @quiet,
@@ -344,6 +383,36 @@ static unsigned int line_up(const struct rec *r, int r_is_perf,
 }
 
 /*
+ * The hits that interrupted the hit of @p's record @j between its two
+ * probes, or inside one of them before its record's place was taken: k
+ * (1 to RESYNC) if @d's records [@i, @i + k) are @p's [@j + 1, @j + k],
+ * each nested_in() that hit, and @d's record @i + k is its own; else 0.
+ */
+static unsigned int nested_hits(const struct side *p, const struct side *d,
+				unsigned int i, unsigned int j, unsigned int cpu)
+{
+	const struct rec *out_p = &p->recs[j], *out_d;
+	unsigned int k, n;
+
+	for (n = 1; n <= RESYNC; n++) {
+		if (i + n >= d->nr || j + n >= p->nr ||
+		    differ(&p->recs[j + n], &d->recs[i + n - 1], cpu, i + n - 1,
+			   1, NULL))
+			return 0;
+		if (!differ(out_p, &d->recs[i + n], cpu, i + n, 1, NULL))
+			break;
+	}
+	if (n > RESYNC)
+		return 0;
+	out_d = &d->recs[i + n];
+	for (k = 0; k < n; k++)
+		if (!nested_in(&p->recs[j + 1 + k], &d->recs[i + k], out_p,
+			       out_d))
+			return 0;
+	return n;
+}
+
+/*
  * Compare the direct event's records from @i with the perf event's from @j
  * to the direct event's newest; count into @t.  0 if they agree.
  */
@@ -363,6 +432,18 @@ static int compare(const struct side *p, const struct side *d, unsigned int i,
 			/* Again, to count what it let pass. */
 			differ(&p->recs[j], &d->recs[i], cpu, i, 1, t);
 			t->same++;
+			continue;
+		}
+		/*
+		 * Hits that interrupted the hit of perf's record @j between
+		 * its two probes: the direct path has them first.
+		 */
+		k = nested_hits(p, d, i, j, cpu);
+		if (k) {
+			t->nested += k;
+			t->same += k + 1;
+			i += k;
+			j += k;
 			continue;
 		}
 		/* Hits perf's path dropped: see the top comment. */
@@ -395,11 +476,22 @@ static int compare(const struct side *p, const struct side *d, unsigned int i,
 	return 0;
 }
 
+/*
+ * Is each record of @s no older than the one before?  But for a pair of
+ * two contexts, one of which interrupted the other's record between its
+ * clock read and its reservation: there the newer position holds the
+ * older time, never older than the record before the pair.
+ */
 static int time_order(const struct side *s, const char *what, unsigned int cpu)
 {
+	const struct rec *r = s->recs;
 	unsigned int i;
 
 	for (i = 1; i < s->nr; i++) {
+		if (r[i].d.time < r[i - 1].d.time &&
+		    level(&r[i]) != level(&r[i - 1]) &&
+		    (i < 2 || r[i].d.time >= r[i - 2].d.time))
+			continue;
 		if (s->recs[i].d.time < s->recs[i - 1].d.time) {
 			printf("cpu %u: %s record %u older than the one before\n",
 			       cpu, what, i);
@@ -538,6 +630,28 @@ static int in_flight(const struct trec *p, unsigned int from, unsigned int to,
 	return 0;
 }
 
+/* nested_hits() for one task's records, @p[0, @np) and @d[0, @nd). */
+static unsigned int nested_task(const struct trec *p, unsigned int np,
+				const struct trec *d, unsigned int nd,
+				unsigned int i, unsigned int j)
+{
+	unsigned int k, n;
+
+	for (n = 1; n <= RESYNC; n++) {
+		if (i + n >= nd || j + n >= np ||
+		    !same_hit(&p[j + n], &d[i + n - 1], NULL))
+			return 0;
+		if (same_hit(&p[j], &d[i + n], NULL))
+			break;
+	}
+	if (n > RESYNC)
+		return 0;
+	for (k = 0; k < n; k++)
+		if (!nested_in(p[j + 1 + k].r, d[i + k].r, p[j].r, d[i + n].r))
+			return 0;
+	return n;
+}
+
 /*
  * Compare one task's records, @p[0, @np) and @d[0, @nd), by time, from
  * @d[@i] and @p[@j]; count into @t.  0 if they agree; else, unless
@@ -574,6 +688,15 @@ static int walk_task(const struct trec *p, unsigned int np,
 				       (unsigned long long)d[i].r->d.time);
 			i++;
 			j++;
+			continue;
+		}
+		/* Hits nested in the hit of @p[@j]: see nested_hits(). */
+		k = nested_task(p, np, d, nd, i, j);
+		if (k) {
+			t->nested += k;
+			t->same += k + 1;
+			i += k + 1;
+			j += k + 1;
 			continue;
 		}
 		/* Hits perf's path dropped: see the top comment. */
@@ -746,10 +869,131 @@ static int compare_by_task(struct side *ps, struct side *ds,
 		a = ae;
 		b = be;
 	}
-	printf("compared=%u direct_only=%u resched_flag_diffs=%u racy_diffs=%u moved=%u edge=%u tasks=%u %s\n",
-	       all.same, all.direct_only, all.resched, all.racy, all.moved,
-	       all.edge, all.tasks, bad || !all.same ? "DIFFER" : "SAME");
+	printf("compared=%u direct_only=%u nested=%u resched_flag_diffs=%u racy_diffs=%u moved=%u edge=%u tasks=%u %s\n",
+	       all.same, all.direct_only, all.nested, all.resched, all.racy,
+	       all.moved, all.edge, all.tasks,
+	       bad || !all.same ? "DIFFER" : "SAME");
 	return bad || !all.same;
+}
+
+/* --self-test: the matching above on made-up records. */
+
+/* Made-up hits: @n records of payload id @ids[k], context flags @flags[k]. */
+static struct rec *made_up(unsigned int n, const unsigned int *ids,
+			   const unsigned char *flags,
+			   const unsigned long long *times, unsigned int pid)
+{
+	static unsigned char raws[64][24];
+	static unsigned int used;
+	struct rec *r = calloc(n, sizeof(*r));
+	unsigned int k;
+
+	for (k = 0; r && k < n && used < 64; k++, used++) {
+		unsigned char *raw = raws[used];
+
+		memset(raw, 0, 24);
+		raw[0] = 0x9a;
+		raw[1] = 0x01;
+		raw[2] = flags[k];
+		memcpy(raw + 4, &pid, 4);
+		raw[8] = ids[k];
+		r[k].raw = raw;
+		r[k].d.raw = raw;
+		r[k].d.raw_size = 24;
+		r[k].d.misc = 1;
+		r[k].d.pid = pid;
+		r[k].d.tid = pid;
+		r[k].d.period = 1;
+		r[k].d.time = times[k];
+	}
+	return r;
+}
+
+static int self_failed;
+
+static void self_check(int cond, const char *what)
+{
+	printf("# %s - %s\n", cond ? "ok" : "NOT OK", what);
+	self_failed |= !cond;
+}
+
+/* Both paths of the hits @ids, and what compare() and time_order() say. */
+static int self_case(unsigned int n, const unsigned int *pids,
+		     const unsigned char *pflags, const unsigned long long *pt,
+		     const unsigned int *dids, const unsigned char *dflags,
+		     const unsigned long long *dt, int moves, struct tally *t)
+{
+	struct side p = { .nr = n }, d = { .nr = n };
+	struct perf_persistent_cpu_stats st = { 0 };
+	int bad;
+
+	p.recs = made_up(n, pids, pflags, pt, 15);
+	d.recs = made_up(n, dids, dflags, dt, 15);
+	if (!p.recs || !d.recs)
+		return -1;
+	if (moves) {
+		bad = compare_by_task(&p, &d, &st, &st, 1);
+	} else {
+		bad = time_order(&p, "perf", 0) | time_order(&d, "direct", 0);
+		bad |= compare(&p, &d, 0, 0, 0, 1, t);
+	}
+	free(p.recs);
+	free(d.recs);
+	return bad;
+}
+
+/*
+ * Hit 2 (softirq, 0x10) is interrupted by hit 3 (hardirq, 0x19) between
+ * its two probes, or inside one of them: the two paths hold 3 on either
+ * side of 2, or 2's record out of time order.  Hits that are not nested
+ * (3 in the same context as 2) and a payload that differs still differ.
+ */
+static int self_test(void)
+{
+	static const unsigned char soft[] = { 0x01, 0x10, 0x19, 0x01 };
+	static const unsigned char flat[] = { 0x01, 0x10, 0x10, 0x01 };
+	static const unsigned int order[] = { 1, 2, 3, 4 };
+	static const unsigned int swapped[] = { 1, 3, 2, 4 };
+	static const unsigned int other[] = { 1, 2, 3, 5 };
+	unsigned char soft_sw[] = { 0x01, 0x19, 0x10, 0x01 };
+	unsigned char flat_sw[] = { 0x01, 0x10, 0x10, 0x01 };
+	/* perf: 2 at 200, 3 at 250; direct: 3 at 260, 2 at 300. */
+	unsigned long long pt[] = { 100, 200, 250, 400 };
+	unsigned long long dt_sw[] = { 110, 260, 300, 410 };
+	/* 3 interrupts 2's direct probe after its reservation. */
+	unsigned long long dt_inv[] = { 110, 300, 260, 410 };
+	/* 3 interrupts 2's perf record between its time and its reservation. */
+	unsigned long long pt_inv[] = { 100, 250, 200, 400 };
+	unsigned long long dt_in[] = { 110, 260, 300, 410 };
+	struct tally t = { 0 };
+
+	memset(covered, 1, 24);
+	self_check(!self_case(4, order, soft, pt, swapped, soft_sw, dt_sw, 0, &t) &&
+		   t.nested == 1 && t.same == 4,
+		   "a hardirq hit between the two probes of a softirq hit: nested");
+	memset(&t, 0, sizeof(t));
+	self_check(!self_case(4, order, soft, pt, order, soft, dt_inv, 0, &t) &&
+		   t.same == 4,
+		   "one inside the direct probe, after its reservation: out of time order");
+	memset(&t, 0, sizeof(t));
+	self_check(!self_case(4, swapped, soft_sw, pt_inv, swapped, soft_sw,
+			      dt_in, 0, &t) && t.same == 4,
+		   "one inside perf's probe, before its reservation: out of time order");
+	self_check(!self_case(4, order, soft, pt, swapped, soft_sw, dt_sw, 1, NULL),
+		   "-m: the nested hit, by task");
+	self_check(!self_case(4, order, soft, pt, order, soft, dt_inv, 1, NULL),
+		   "-m: the record out of time order, by task");
+	memset(&t, 0, sizeof(t));
+	self_check(self_case(4, order, flat, pt, swapped, flat_sw, dt_sw, 0, &t),
+		   "two hits of one context in another order still differ");
+	memset(&t, 0, sizeof(t));
+	self_check(self_case(4, order, flat, pt, order, flat, dt_inv, 0, &t),
+		   "a record of the same context out of time order still differs");
+	memset(&t, 0, sizeof(t));
+	self_check(self_case(4, order, soft, pt, other, soft, dt_in, 0, &t),
+		   "a payload that differs still differs");
+	printf("pp-same self-test: %s\n", self_failed ? "FAILED" : "passed");
+	return self_failed;
 }
 
 int main(int argc, char **argv)
@@ -763,6 +1007,8 @@ int main(int argc, char **argv)
 	unsigned long long psize, dsize;
 	int bad = 0, moves = 0;
 
+	if (argc == 2 && !strcmp(argv[1], "--self-test"))
+		return self_test();
 	if (argc > 1 && !strcmp(argv[1], "-m")) {
 		moves = 1;
 		argc--;
@@ -884,6 +1130,7 @@ int main(int argc, char **argv)
 		n = cpu_t.same;
 		all.same += cpu_t.same;
 		all.direct_only += cpu_t.direct_only;
+		all.nested += cpu_t.nested;
 		all.resched += cpu_t.resched;
 		all.racy += cpu_t.racy;
 		printf("cpu %u: %u records the same (perf held %u, direct %u)\n",
@@ -893,8 +1140,8 @@ int main(int argc, char **argv)
 		free(d.recs);
 		free(d.arena);
 	}
-	printf("compared=%u direct_only=%u resched_flag_diffs=%u racy_diffs=%u %s\n",
-	       all.same, all.direct_only, all.resched, all.racy,
+	printf("compared=%u direct_only=%u nested=%u resched_flag_diffs=%u racy_diffs=%u %s\n",
+	       all.same, all.direct_only, all.nested, all.resched, all.racy,
 	       bad || !all.same ? "DIFFER" : "SAME");
 	return bad || !all.same;
 }
