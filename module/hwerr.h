@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf-persistent: machine-check records read back from the kernel log
+ *
+ * A fatal machine check never reaches the mce_record tracepoint: x86's
+ * mce_panic() prints its records and panics before the work that traces
+ * them runs.  What it printed is in the kernel log, in the format that
+ * __print_mce() keeps for the tools that parse it (the same from 6.1 to
+ * 7.3, where SMCA machines also get SYND1 and SYND2):
+ *
+ *   [Hardware Error]: CPU 0: Machine Check Exception: 5 Bank 2: b200000000070f0f
+ *   [Hardware Error]: RIP 10:<ffffffff81a592eb> {native_safe_halt+0xb/0x10}
+ *   [Hardware Error]: TSC 2d7d6c3c4a ADDR 5678000 MISC 0
+ *   [Hardware Error]: PROCESSOR 0:663 TIME 1764200000 SOCKET 0 APIC 0 microcode 1
+ *
+ * This is the reader of what the kernel printed and never traced: the
+ * fatal error's records at the panic, and the errors it logged from the
+ * MCA banks at boot, before the module could load.  The parser takes the
+ * log's lines one at a time, with whatever printk put in front (the
+ * timestamp, the caller, "mce: "), and gives a record back when its last
+ * line (PROCESSOR) has come.  Lines that are not a record's are skipped; a
+ * record whose first line is missing is not given.  Pure logic: any
+ * context, no allocation, bounded work per line.
+ */
+#ifndef _PERF_PERSISTENT_HWERR_H
+#define _PERF_PERSISTENT_HWERR_H
+
+#include <linux/types.h>
+
+/* The fields of struct mce that __print_mce() prints. */
+struct pp_hwerr {
+	u64	mcgstatus;
+	u64	status;
+	u64	addr;
+	u64	misc;
+	u64	synd;
+	u64	synd1;
+	u64	synd2;
+	u64	ipid;
+	u64	ip;
+	u64	tsc;
+	u64	ppin;
+	u64	walltime;
+	u32	cpu;
+	u32	cpuid;
+	u32	apicid;
+	u32	socketid;
+	u32	microcode;
+	u8	cs;
+	u8	bank;
+	u8	cpuvendor;
+	/* MCG_STATUS_EIPV was clear: the RIP line said !INEXACT! */
+	bool	inexact;
+};
+
+/**
+ * struct pp_hwerr_parser - the record being read
+ * @rec: its fields so far
+ * @in_record: its first line has been read
+ */
+struct pp_hwerr_parser {
+	struct pp_hwerr	rec;
+	bool		in_record;
+};
+
+void pp_hwerr_parser_init(struct pp_hwerr_parser *p);
+int pp_hwerr_parse_line(struct pp_hwerr_parser *p, const char *line,
+			size_t len, struct pp_hwerr *out);
+
+#endif /* _PERF_PERSISTENT_HWERR_H */
