@@ -382,32 +382,77 @@ static unsigned int line_up(const struct rec *r, int r_is_perf,
 	return at;
 }
 
+/* -m: one record of either path, and the CPU whose buffer held it. */
+struct trec {
+	const struct rec	*r;
+	unsigned int		cpu;
+};
+
+/*
+ * Are @p (perf) and @d (direct) the same hit's records (differ(), but for
+ * the CPU field)?  Count into @t what differ() let pass, if @t.
+ */
+static int same_hit(const struct trec *p, const struct trec *d,
+		    struct tally *t)
+{
+	struct rec o = *d->r;
+
+	o.d.cpu = p->r->d.cpu;
+	if (differ(p->r, &o, p->cpu, 0, 1, NULL))
+		return 0;
+	if (t)
+		differ(p->r, &o, p->cpu, 0, 1, t);
+	return 1;
+}
+
+/*
+ * One side's records where nested_hits() looks: one CPU's (@s, of @cpu),
+ * or one task's (@t), @nr of them.
+ */
+struct view {
+	const struct side	*s;
+	const struct trec	*t;
+	unsigned int		nr;
+	unsigned int		cpu;
+};
+
+static const struct rec *view_rec(const struct view *v, unsigned int i)
+{
+	return v->t ? v->t[i].r : &v->s->recs[i];
+}
+
+/* Are @p's record @j (perf) and @d's record @i (direct) the same hit? */
+static int view_same(const struct view *p, unsigned int j,
+		     const struct view *d, unsigned int i)
+{
+	if (p->t)
+		return same_hit(&p->t[j], &d->t[i], NULL);
+	return !differ(&p->s->recs[j], &d->s->recs[i], p->cpu, i, 1, NULL);
+}
+
 /*
  * The hits that interrupted the hit of @p's record @j between its two
  * probes, or inside one of them before its record's place was taken: k
  * (1 to RESYNC) if @d's records [@i, @i + k) are @p's [@j + 1, @j + k],
  * each nested_in() that hit, and @d's record @i + k is its own; else 0.
  */
-static unsigned int nested_hits(const struct side *p, const struct side *d,
-				unsigned int i, unsigned int j, unsigned int cpu)
+static unsigned int nested_hits(const struct view *p, const struct view *d,
+				unsigned int i, unsigned int j)
 {
-	const struct rec *out_p = &p->recs[j], *out_d;
 	unsigned int k, n;
 
 	for (n = 1; n <= RESYNC; n++) {
 		if (i + n >= d->nr || j + n >= p->nr ||
-		    differ(&p->recs[j + n], &d->recs[i + n - 1], cpu, i + n - 1,
-			   1, NULL))
+		    !view_same(p, j + n, d, i + n - 1))
 			return 0;
-		if (!differ(out_p, &d->recs[i + n], cpu, i + n, 1, NULL))
+		if (view_same(p, j, d, i + n))
 			break;
 	}
 	if (n > RESYNC)
 		return 0;
-	out_d = &d->recs[i + n];
 	for (k = 0; k < n; k++)
-		if (!nested_in(&p->recs[j + 1 + k], &d->recs[i + k], out_p,
-			       out_d))
+		if (!nested_in(view_rec(p, j + 1 + k), view_rec(d, i + k),
+			       view_rec(p, j), view_rec(d, i + n)))
 			return 0;
 	return n;
 }
@@ -419,6 +464,8 @@ static unsigned int nested_hits(const struct side *p, const struct side *d,
 static int compare(const struct side *p, const struct side *d, unsigned int i,
 		   unsigned int j, unsigned int cpu, int quiet, struct tally *t)
 {
+	const struct view pv = { .s = p, .nr = p->nr, .cpu = cpu };
+	const struct view dv = { .s = d, .nr = d->nr, .cpu = cpu };
 	unsigned int k;
 
 	for (; i < d->nr; i++, j++) {
@@ -438,7 +485,7 @@ static int compare(const struct side *p, const struct side *d, unsigned int i,
 		 * Hits that interrupted the hit of perf's record @j between
 		 * its two probes: the direct path has them first.
 		 */
-		k = nested_hits(p, d, i, j, cpu);
+		k = nested_hits(&pv, &dv, i, j);
 		if (k) {
 			t->nested += k;
 			t->same += k + 1;
@@ -489,10 +536,8 @@ static int time_order(const struct side *s, const char *what, unsigned int cpu)
 
 	for (i = 1; i < s->nr; i++) {
 		if (r[i].d.time < r[i - 1].d.time &&
-		    level(&r[i]) != level(&r[i - 1]) &&
-		    (i < 2 || r[i].d.time >= r[i - 2].d.time))
-			continue;
-		if (s->recs[i].d.time < s->recs[i - 1].d.time) {
+		    (level(&r[i]) == level(&r[i - 1]) ||
+		     (i > 1 && r[i].d.time < r[i - 2].d.time))) {
 			printf("cpu %u: %s record %u older than the one before\n",
 			       cpu, what, i);
 			return 1;
@@ -500,12 +545,6 @@ static int time_order(const struct side *s, const char *what, unsigned int cpu)
 	}
 	return 0;
 }
-
-/* -m: one record of either path, and the CPU whose buffer held it. */
-struct trec {
-	const struct rec	*r;
-	unsigned int		cpu;
-};
 
 static int task_cmp(const struct trec *x, const struct trec *y)
 {
@@ -565,23 +604,6 @@ static struct trec *gather(const struct side *s, unsigned int nr_cpus,
 	return t;
 }
 
-/*
- * Are @p (perf) and @d (direct) the same hit's records (differ(), but for
- * the CPU field)?  Count into @t what differ() let pass, if @t.
- */
-static int same_hit(const struct trec *p, const struct trec *d,
-		    struct tally *t)
-{
-	struct rec o = *d->r;
-
-	o.d.cpu = p->r->d.cpu;
-	if (differ(p->r, &o, p->cpu, 0, 1, NULL))
-		return 0;
-	if (t)
-		differ(p->r, &o, p->cpu, 0, 1, t);
-	return 1;
-}
-
 /* Records [@from, @from + 4) of a task's, briefly: where two sides part. */
 static void show_task(const struct trec *s, unsigned int nr, const char *what,
 		      unsigned int from)
@@ -630,28 +652,6 @@ static int in_flight(const struct trec *p, unsigned int from, unsigned int to,
 	return 0;
 }
 
-/* nested_hits() for one task's records, @p[0, @np) and @d[0, @nd). */
-static unsigned int nested_task(const struct trec *p, unsigned int np,
-				const struct trec *d, unsigned int nd,
-				unsigned int i, unsigned int j)
-{
-	unsigned int k, n;
-
-	for (n = 1; n <= RESYNC; n++) {
-		if (i + n >= nd || j + n >= np ||
-		    !same_hit(&p[j + n], &d[i + n - 1], NULL))
-			return 0;
-		if (same_hit(&p[j], &d[i + n], NULL))
-			break;
-	}
-	if (n > RESYNC)
-		return 0;
-	for (k = 0; k < n; k++)
-		if (!nested_in(p[j + 1 + k].r, d[i + k].r, p[j].r, d[i + n].r))
-			return 0;
-	return n;
-}
-
 /*
  * Compare one task's records, @p[0, @np) and @d[0, @nd), by time, from
  * @d[@i] and @p[@j]; count into @t.  0 if they agree; else, unless
@@ -662,6 +662,8 @@ static int walk_task(const struct trec *p, unsigned int np,
 		     unsigned int j, unsigned long long first,
 		     unsigned long long last, int quiet, struct tally *t)
 {
+	const struct view pv = { .t = p, .nr = np };
+	const struct view dv = { .t = d, .nr = nd };
 	unsigned int k;
 
 	if (in_flight(p, 0, j, first, last, "start", quiet, t))
@@ -691,7 +693,7 @@ static int walk_task(const struct trec *p, unsigned int np,
 			continue;
 		}
 		/* Hits nested in the hit of @p[@j]: see nested_hits(). */
-		k = nested_task(p, np, d, nd, i, j);
+		k = nested_hits(&pv, &dv, i, j);
 		if (k) {
 			t->nested += k;
 			t->same += k + 1;
@@ -873,6 +875,8 @@ static int compare_by_task(struct side *ps, struct side *ds,
 	       all.same, all.direct_only, all.nested, all.resched, all.racy,
 	       all.moved, all.edge, all.tasks,
 	       bad || !all.same ? "DIFFER" : "SAME");
+	free(p);
+	free(d);
 	return bad || !all.same;
 }
 
@@ -883,15 +887,12 @@ static struct rec *made_up(unsigned int n, const unsigned int *ids,
 			   const unsigned char *flags,
 			   const unsigned long long *times, unsigned int pid)
 {
-	static unsigned char raws[64][24];
-	static unsigned int used;
-	struct rec *r = calloc(n, sizeof(*r));
+	struct rec *r = calloc(1, n * (sizeof(*r) + 24));
 	unsigned int k;
 
-	for (k = 0; r && k < n && used < 64; k++, used++) {
-		unsigned char *raw = raws[used];
+	for (k = 0; r && k < n; k++) {
+		unsigned char *raw = (unsigned char *)(r + n) + k * 24;
 
-		memset(raw, 0, 24);
 		raw[0] = 0x9a;
 		raw[1] = 0x01;
 		raw[2] = flags[k];
