@@ -127,8 +127,15 @@ static int flood(int seconds, unsigned int cpu, unsigned long long period,
 		walks++;
 		for (pos = head; pos != tail && tail - pos <= dsize; pos += hdr.size) {
 			copy_out(pos, &hdr, sizeof(hdr));
+			/*
+			 * A header being overwritten may say any size: copy no
+			 * more than the buffer holds (the walk's bound), and let
+			 * the rule below tell a torn copy from a bad record.
+			 */
 			if (hdr.size < 8)
 				hdr.size = 8;
+			if (hdr.size > tail - pos)
+				hdr.size = tail - pos;
 			copy_out(pos, rec, hdr.size);
 			__atomic_thread_fence(__ATOMIC_ACQUIRE);
 			now = __atomic_load_n(&ext->reserve_head, __ATOMIC_RELAXED);

@@ -72,11 +72,12 @@ check_eq "without CAP_PERFMON/SYS_ADMIN: the device is root-only" "open: EACCES"
 # the reservation head is printed for comparison: what the rule avoids.)
 pp-ctl create flood sw=0 period=50000 buffer=16384 detached >/dev/null
 fid=$(pp_stat flood id)
-pp-mmap "$fid" 0 flood 4 50000 >/tmp/f0 &
-pp-mmap "$fid" 1 flood 4 50000 >/tmp/f1
+# (A reader that dies shows its status in place of its line.)
+(pp-mmap "$fid" 0 flood 4 50000 || echo "pp-mmap: exit $?") >/tmp/f0 &
+(pp-mmap "$fid" 1 flood 4 50000 || echo "pp-mmap: exit $?") >/tmp/f1
 wait
-pp-mmap "$fid" 0 flood-unchecked 2 50000 >/tmp/fu0 &
-pp-mmap "$fid" 1 flood-unchecked 2 50000 >/tmp/fu1
+(pp-mmap "$fid" 0 flood-unchecked 2 50000 || echo "pp-mmap: exit $?") >/tmp/fu0 &
+(pp-mmap "$fid" 1 flood-unchecked 2 50000 || echo "pp-mmap: exit $?") >/tmp/fu1
 wait
 echo "# without the rule: CPU 0 $(cat /tmp/fu0), CPU 1 $(cat /tmp/fu1)"
 check_grep "flood on CPU 0: records read, none torn" "^flood: walks=[0-9]+ read=[1-9][0-9]* discarded=[0-9]+ torn=0$" /tmp/f0
