@@ -12,7 +12,7 @@
 #include <kunit/test.h>
 
 #include <linux/perf_event.h>
-#include <linux/random.h>
+#include <linux/prandom.h>
 
 #include "../module/buffer.h"
 

@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 
 #include <linux/bits.h>
+#include <linux/kernel.h>
 #include <linux/perf_event.h>
 
 #include "../module/format.h"
@@ -62,10 +63,13 @@ static void pp_format_test_perf_spelling_unnamed_word(struct kunit *test)
 			-EOPNOTSUPP);
 }
 
+/* The attr's words: its size grows with the kernel (136 bytes in 6.1). */
+#define ATTR_WORDS	(sizeof(struct perf_event_attr) / sizeof(u64))
+
 static void pp_format_test_spelling_invalid_term(struct kunit *test)
 {
 	const struct pp_format_term no_bits = { "z", PP_ATTR_WORD_CONFIG, 0 };
-	const struct pp_format_term past_end = { "p", 16, 1 };
+	const struct pp_format_term past_end = { "p", ATTR_WORDS, 1 };
 	char buf[PP_FORMAT_MAX_LEN];
 
 	KUNIT_EXPECT_EQ(test, pp_format_attr_spelling(&no_bits, buf, sizeof(buf)), -EINVAL);
@@ -135,18 +139,27 @@ static void pp_format_test_parse_rejects(struct kunit *test)
 {
 	static const char *const bad[] = {
 		"", "attr", "attr:1", "attr1", "attr1:", "attr1:-3", "attr1:3-",
-		"attr1:5-4", "attr1:64", "attr1:0-64", "attr16:0", "attr1:1,",
+		"attr1:5-4", "attr1:64", "attr1:0-64", "attr1:1,",
 		"attr1:1,,2", "attr1:1 ", "attr1:1\n\n", "config3:0", "config:x",
 		"confi:0", "attr99999999999:0", "attr1:99999999999", " attr1:0",
 	};
 	unsigned int i, word = 77;
 	u64 mask = 77;
+	char last[16], past[16];
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, pp_format_parse(bad[i], &word, &mask),
 				    -EINVAL, "input \"%s\"", bad[i]);
+	/* The word after the attr's last. */
+	snprintf(past, sizeof(past), "attr%zu:0", ATTR_WORDS);
+	KUNIT_EXPECT_EQ_MSG(test, pp_format_parse(past, &word, &mask), -EINVAL,
+			    "input \"%s\"", past);
 	KUNIT_EXPECT_EQ(test, word, 77U);
 	KUNIT_EXPECT_EQ(test, mask, 77ULL);
+	/* The attr's last word is one. */
+	snprintf(last, sizeof(last), "attr%zu:0", ATTR_WORDS - 1);
+	KUNIT_EXPECT_EQ(test, pp_format_parse(last, &word, &mask), 0);
+	KUNIT_EXPECT_EQ(test, word, (unsigned int)(ATTR_WORDS - 1));
 }
 
 /* Rendering then parsing gives back the term, in both spellings. */

@@ -14,10 +14,17 @@
 
 #include "../module/scope.h"
 
+/*
+ * A watchpoint's address may be relative to TASK_SIZE_MAX, which is not a
+ * constant where the kernel chooses 4- or 5-level paging at boot: when
+ * at_top is set, bp_addr is TASK_SIZE_MAX plus top_off.
+ */
 struct attr_case {
 	const char	*what;
 	u32		kind;
 	struct perf_event_attr attr;
+	bool		at_top;
+	int		top_off;
 	int		want;
 };
 
@@ -26,38 +33,42 @@ struct attr_case {
 #define CGROUP	PERF_PERSISTENT_SCOPE_CGROUP
 
 static const struct attr_case attr_cases[] = {
-	{ "plain, every scope", CPUS, {}, 0 },
-	{ "plain task", TASK, {}, 0 },
-	{ "inherit", TASK, { .inherit = 1 }, 0 },
-	{ "inherit_thread", TASK, { .inherit = 1, .inherit_thread = 1 }, 0 },
-	{ "inherit_thread alone", TASK, { .inherit_thread = 1 }, -EINVAL },
-	{ "inherit on CPUs: ignored, as perf does", CPUS, { .inherit = 1 }, 0 },
-	{ "remove_on_exec", TASK, { .remove_on_exec = 1 }, 0 },
-	{ "enable_on_exec", TASK, { .enable_on_exec = 1 }, 0 },
+	{ "plain, every scope", CPUS, {}, .want = 0 },
+	{ "plain task", TASK, {}, .want = 0 },
+	{ "inherit", TASK, { .inherit = 1 }, .want = 0 },
+	{ "inherit_thread", TASK, { .inherit = 1, .inherit_thread = 1 },
+	  .want = 0 },
+	{ "inherit_thread alone", TASK, { .inherit_thread = 1 },
+	  .want = -EINVAL },
+	{ "inherit on CPUs: ignored, as perf does", CPUS, { .inherit = 1 },
+	  .want = 0 },
+	{ "remove_on_exec", TASK, { .remove_on_exec = 1 }, .want = 0 },
+	{ "enable_on_exec", TASK, { .enable_on_exec = 1 }, .want = 0 },
 	{ "remove and enable on exec", TASK,
-	  { .remove_on_exec = 1, .enable_on_exec = 1 }, -EINVAL },
+	  { .remove_on_exec = 1, .enable_on_exec = 1 }, .want = -EINVAL },
 	{ "sigtrap with remove_on_exec", TASK,
-	  { .sigtrap = 1, .remove_on_exec = 1 }, 0 },
-	{ "sigtrap alone", TASK, { .sigtrap = 1 }, -EINVAL },
+	  { .sigtrap = 1, .remove_on_exec = 1 }, .want = 0 },
+	{ "sigtrap alone", TASK, { .sigtrap = 1 }, .want = -EINVAL },
 	{ "sigtrap on CPUs", CPUS, { .sigtrap = 1, .remove_on_exec = 1 },
-	  -EINVAL },
+	  .want = -EINVAL },
 	{ "sigtrap in a cgroup", CGROUP, { .sigtrap = 1, .remove_on_exec = 1 },
-	  -EINVAL },
-	{ "enable_on_exec on CPUs", CPUS, { .enable_on_exec = 1 }, -EINVAL },
+	  .want = -EINVAL },
+	{ "enable_on_exec on CPUs", CPUS, { .enable_on_exec = 1 },
+	  .want = -EINVAL },
 	{ "remove_on_exec in a cgroup", CGROUP, { .remove_on_exec = 1 },
-	  -EINVAL },
+	  .want = -EINVAL },
 	{ "inherited user watchpoint", TASK,
 	  { .type = PERF_TYPE_BREAKPOINT, .inherit = 1, .bp_addr = 0x1000,
-	    .bp_len = 8 }, 0 },
+	    .bp_len = 8 }, .want = 0 },
 	{ "inherited kernel watchpoint", TASK,
-	  { .type = PERF_TYPE_BREAKPOINT, .inherit = 1,
-	    .bp_addr = TASK_SIZE_MAX, .bp_len = 8 }, -EINVAL },
+	  { .type = PERF_TYPE_BREAKPOINT, .inherit = 1, .bp_len = 8 },
+	  .at_top = true, .top_off = 0, .want = -EINVAL },
 	{ "inherited watchpoint across the boundary", TASK,
-	  { .type = PERF_TYPE_BREAKPOINT, .inherit = 1,
-	    .bp_addr = TASK_SIZE_MAX - 4, .bp_len = 8 }, -EINVAL },
+	  { .type = PERF_TYPE_BREAKPOINT, .inherit = 1, .bp_len = 8 },
+	  .at_top = true, .top_off = -4, .want = -EINVAL },
 	{ "kernel watchpoint, not inherited", TASK,
-	  { .type = PERF_TYPE_BREAKPOINT, .bp_addr = TASK_SIZE_MAX,
-	    .bp_len = 8 }, 0 },
+	  { .type = PERF_TYPE_BREAKPOINT, .bp_len = 8 },
+	  .at_top = true, .top_off = 0, .want = 0 },
 };
 
 static void pp_scope_test_attr_rules(struct kunit *test)
@@ -67,8 +78,11 @@ static void pp_scope_test_attr_rules(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(attr_cases); i++) {
 		const struct attr_case *c = &attr_cases[i];
 		struct pp_scope s = { .kind = c->kind };
+		struct perf_event_attr attr = c->attr;
 
-		KUNIT_EXPECT_EQ_MSG(test, pp_scope_attr_check(&s, &c->attr),
+		if (c->at_top)
+			attr.bp_addr = TASK_SIZE_MAX + c->top_off;
+		KUNIT_EXPECT_EQ_MSG(test, pp_scope_attr_check(&s, &attr),
 				    c->want, "%s", c->what);
 	}
 }
