@@ -5,10 +5,11 @@
 # tracepoints call their probes preemptible, from 7.0 every tracepoint
 # does (module/compat.h): the probe must keep preemption off for the whole
 # record, or a task moved to another CPU halfway through would write into
-# that CPU's buffer.  The debug-7.3 lane runs this with DEBUG_PREEMPT
-# (which reports a this_cpu access from preemptible code), KASAN and
-# lockdep.  Every record read back must be whole, on the buffer of the
-# CPU it names, and in time order; the kernel log must stay clean.
+# that CPU's buffer.  make check's debug-a lane runs this on the debug kernel
+# of 7.3, with DEBUG_PREEMPT (which reports a this_cpu access from
+# preemptible code), KASAN and lockdep.  Every record read back must be
+# whole, on the buffer of the CPU it names, and in time order; the kernel
+# log must stay clean.
 . ./lib.sh
 
 pp_load events=
