@@ -177,8 +177,12 @@ end_job() {
 	esac
 }
 
+# run_jobs: run the queued jobs.  The jobs already started (the array
+# early, if set: the kernel builds started before the stages) count as
+# running from the start.
 run_jobs() {
-	local jobs=${PP_JOBS:-$(nproc)} running=() queue=("${jobs_q[@]}") rest
+	local jobs=${PP_JOBS:-$(nproc)} running=(${early[@]+"${early[@]}"})
+	local queue=("${jobs_q[@]}") rest
 	local name needs count st
 	while [ ${#queue[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
 		# Start what may start, in queue order.
