@@ -69,6 +69,8 @@ sparse: kdir
 	$(KWRAP) $(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) clean >/dev/null
 	$(KWRAP) $(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) C=2 CHECK=sparse modules 2>&1 | tee .sparse.log
 	@! grep -E 'warning:|error:' .sparse.log || { echo "make: sparse warnings above" >&2; exit 1; }
+	@! grep -E 'specified, but .* not available' .sparse.log || \
+		{ echo "make: sparse did not run (7.x headers need sparse >= 0.6.5)" >&2; exit 1; }
 
 # The compatibility header is the one file that tests LINUX_VERSION_CODE;
 # anywhere else checkpatch flags it.  The lab's oops fixture is the one
