@@ -15,7 +15,11 @@
  * from notifying itself without end.  Its work calls notify_post(), which
  * pp_notify_init() hands it at module init.  The second rule against
  * feedback is kept here: watcher_put() merges an overflow notice into one
- * that the file has not read yet.
+ * that the file has not read yet, and sends nothing.  The merge is
+ * remembered: reading the held notice queues the merged one behind what
+ * was read, and signals it then (watcher_take()), so a reader that was
+ * late for one notice does not lose the next, and still gets at most one
+ * per read.
  *
  * Who may watch.  Notices of freezes and triggers need no capability
  * (opening the device needs root).  Overflow notices tell when an event
@@ -61,8 +65,10 @@
  * @all: every event is watched
  * @all_overflows: every event's overflows are watched
  * @overflows: this file counts in pp_overflow_watched
- * @lock: protects @queue, @first, @len, @lost
+ * @lock: protects @queue, @later, @first, @len, @lost
  * @queue: notices not read yet, @len of them from @first on (a ring)
+ * @later: per slot of @queue, the time of the last overflow notice of the
+ *	same event merged into it while unread, or 0
  * @first: the oldest
  * @len: how many
  * @lost: notices dropped because @queue was full
@@ -75,8 +81,9 @@ struct pp_watcher {
 	bool				all;
 	bool				all_overflows;
 	bool				overflows;
-	spinlock_t			lock;	/* @queue, @first, @len, @lost */
+	spinlock_t			lock;	/* @queue, @later, @first, @len, @lost */
 	struct perf_persistent_notice	queue[PP_NOTICES];
+	u64				later[PP_NOTICES];
 	unsigned int			first;
 	unsigned int			len;
 	u64				lost;
@@ -209,43 +216,62 @@ static bool watcher_wants(struct pp_watcher *w, u32 id, u32 what)
 	return READ_ONCE(w->all) || xa_load(&w->ids, id);
 }
 
-/* Does @w hold an overflow notice of @id not read yet?  w->lock held. */
-static bool watcher_holds_overflow(struct pp_watcher *w, u32 id)
+/*
+ * The slot of @w's overflow notice of @id not read yet, or -1 if it holds
+ * none.  w->lock held.
+ */
+static int watcher_overflow_slot(struct pp_watcher *w, u32 id)
 {
-	unsigned int i;
+	unsigned int i, slot;
 
 	lockdep_assert_held(&w->lock);
 	for (i = 0; i < w->len; i++) {
-		const struct perf_persistent_notice *n =
-			&w->queue[(w->first + i) % PP_NOTICES];
-
-		if (n->id == id && n->what == PERF_PERSISTENT_NOTICE_OVERFLOW)
-			return true;
+		slot = (w->first + i) % PP_NOTICES;
+		if (w->queue[slot].id == id &&
+		    w->queue[slot].what == PERF_PERSISTENT_NOTICE_OVERFLOW)
+			return slot;
 	}
-	return false;
+	return -1;
+}
+
+/* Append @n to @w's queue, or count it lost.  w->lock held. */
+static bool watcher_append(struct pp_watcher *w,
+			   const struct perf_persistent_notice *n)
+{
+	unsigned int slot;
+
+	lockdep_assert_held(&w->lock);
+	if (w->len == PP_NOTICES) {
+		w->lost++;
+		/* News only if it is the first loss since the last read. */
+		return w->lost == 1;
+	}
+	slot = (w->first + w->len++) % PP_NOTICES;
+	w->queue[slot] = *n;
+	w->later[slot] = 0;
+	return true;
 }
 
 /*
  * Queue @n for @w.  An overflow notice of an event whose last one the
- * reader has not read yet is merged into that one, and is no news.
+ * reader has not read yet is merged into that one (its time kept for
+ * watcher_take()), and is no news.
  * Return: whether the reader has news, that is a notice queued or the
  * first loss since it last read.
  */
 static bool watcher_put(struct pp_watcher *w,
 			const struct perf_persistent_notice *n)
 {
-	bool news = true;
+	bool news = false;
+	int slot = -1;
 
 	spin_lock(&w->lock);
-	if (n->what == PERF_PERSISTENT_NOTICE_OVERFLOW &&
-	    watcher_holds_overflow(w, n->id)) {
-		news = false;
-	} else if (w->len == PP_NOTICES) {
-		news = !w->lost;
-		w->lost++;
-	} else {
-		w->queue[(w->first + w->len++) % PP_NOTICES] = *n;
-	}
+	if (n->what == PERF_PERSISTENT_NOTICE_OVERFLOW)
+		slot = watcher_overflow_slot(w, n->id);
+	if (slot >= 0)
+		w->later[slot] = n->time;
+	else
+		news = watcher_append(w, n);
 	spin_unlock(&w->lock);
 	return news;
 }
@@ -301,14 +327,19 @@ __poll_t pp_notify_poll(struct file *file, poll_table *wait)
 
 /*
  * Take up to @max notices into @out; a loss is reported first, as a
- * PERF_PERSISTENT_NOTICE_LOST notice whose time is the number lost.
+ * PERF_PERSISTENT_NOTICE_LOST notice whose time is the number lost.  An
+ * overflow notice taken that had another merged into it leaves that one
+ * queued behind the rest, for the next read; *@news then says that the
+ * reader has news to be told of.
  */
 static unsigned int watcher_take(struct pp_watcher *w,
 				 struct perf_persistent_notice *out,
-				 unsigned int max)
+				 unsigned int max, bool *news)
 {
-	unsigned int n = 0;
+	struct perf_persistent_notice again[8];
+	unsigned int n = 0, nr_again = 0, i;
 
+	*news = false;
 	spin_lock(&w->lock);
 	if (w->lost && max) {
 		out[n++] = (struct perf_persistent_notice) {
@@ -318,8 +349,14 @@ static unsigned int watcher_take(struct pp_watcher *w,
 	}
 	for (; n < max && w->len; n++, w->len--) {
 		out[n] = w->queue[w->first];
+		if (w->later[w->first] && nr_again < ARRAY_SIZE(again)) {
+			again[nr_again] = out[n];
+			again[nr_again++].time = w->later[w->first];
+		}
 		w->first = (w->first + 1) % PP_NOTICES;
 	}
+	for (i = 0; i < nr_again; i++)
+		*news |= watcher_append(w, &again[i]);
 	spin_unlock(&w->lock);
 	return n;
 }
@@ -340,13 +377,14 @@ ssize_t pp_notify_read(struct file *file, char __user *buf, size_t len)
 	struct perf_persistent_notice out[8];
 	struct pp_watcher *w = watcher_of(file);
 	unsigned int n;
+	bool news;
 	int ret;
 
 	if (!w || len < sizeof(out[0]))
 		return -EINVAL;
 	for (;;) {
 		n = watcher_take(w, out, min_t(size_t, ARRAY_SIZE(out),
-					       len / sizeof(out[0])));
+					       len / sizeof(out[0])), &news);
 		if (n)
 			break;
 		if (file->f_flags & O_NONBLOCK)
@@ -354,6 +392,16 @@ ssize_t pp_notify_read(struct file *file, char __user *buf, size_t len)
 		ret = wait_event_interruptible(w->wait, watcher_ready(w));
 		if (ret)
 			return ret;
+	}
+	/*
+	 * A merged notice queued again is told as notify_post() tells one:
+	 * the SIGIO goes to the file's owner, as F_SETOWN set it.  It can
+	 * feed the event only once per read, and the event's notices stay
+	 * paced (notices.c).
+	 */
+	if (news) {
+		wake_up_interruptible_poll(&w->wait, EPOLLIN | EPOLLRDNORM);
+		kill_fasync(&w->fasync, SIGIO, POLL_IN);
 	}
 	if (copy_to_user(buf, out, n * sizeof(out[0])))
 		return -EFAULT;

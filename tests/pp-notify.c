@@ -23,9 +23,11 @@
  *                           between two of them
  *   pp-notify ID still      watches the overflows of event ID with SIGIO
  *                           to itself, takes the first SIGIO and reads
- *                           nothing for a second; then prints "queued=K
- *                           lost=L", the overflow notices and the count of
- *                           lost ones that the file then holds
+ *                           nothing for a second; then reads once and
+ *                           prints "queued=K lost=L again=A": the overflow
+ *                           notices and the count of lost ones the file
+ *                           held, and the overflow notices a second read
+ *                           finds (the one merged into the held one)
  *   pp-notify ID small      read into an 8-byte buffer (prints its errno)
  *   pp-notify 0 unwatched   read a file that watches nothing (errno)
  *   pp-notify ID refused    WATCH_OVERFLOW of ID, which does not exist
@@ -136,7 +138,7 @@ static int overflow_still(int fd, unsigned int id)
 	struct perf_persistent_notice n[64];
 	struct timespec ts = { .tv_sec = 120 };
 	unsigned long long lost = 0;
-	unsigned int queued = 0;
+	unsigned int queued = 0, again = 0;
 	sigset_t set;
 	ssize_t len, i;
 
@@ -151,15 +153,18 @@ static int overflow_still(int fd, unsigned int id)
 	printf("SIGIO\n");
 	sleep(1);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	while ((len = read(fd, n, sizeof(n))) > 0) {
-		for (i = 0; i < len / (ssize_t)sizeof(n[0]); i++) {
-			if (n[i].what == PERF_PERSISTENT_NOTICE_OVERFLOW)
-				queued++;
-			else if (n[i].what == PERF_PERSISTENT_NOTICE_LOST)
-				lost += n[i].time;
-		}
+	len = read(fd, n, sizeof(n));
+	for (i = 0; i < len / (ssize_t)sizeof(n[0]); i++) {
+		if (n[i].what == PERF_PERSISTENT_NOTICE_OVERFLOW)
+			queued++;
+		else if (n[i].what == PERF_PERSISTENT_NOTICE_LOST)
+			lost += n[i].time;
 	}
-	printf("queued=%u lost=%llu\n", queued, lost);
+	len = read(fd, n, sizeof(n));
+	for (i = 0; i < len / (ssize_t)sizeof(n[0]); i++)
+		if (n[i].what == PERF_PERSISTENT_NOTICE_OVERFLOW)
+			again++;
+	printf("queued=%u lost=%llu again=%u\n", queued, lost, again);
 	return 0;
 }
 

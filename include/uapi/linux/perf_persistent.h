@@ -550,8 +550,11 @@ struct perf_persistent_filter_op {
  * on signal:signal_generate records the SIGIO its notice sends).  An event
  * posts one at most every 10 ms, and the overflows in between make one
  * notice when that time is over.  A file that has not read the event's
- * last overflow notice gets no other, and no SIGIO, until it does.  So a
- * subscriber that relies on SIGIO sets F_SETOWN and O_ASYNC before it
+ * last overflow notice gets no other, and no SIGIO, until it does: the
+ * ones posted meanwhile are merged into it, and the read that returns it
+ * queues the merged one behind what it returned, with a SIGIO then (its
+ * @time is the last merged one's).  So a subscriber that relies on SIGIO
+ * sets F_SETOWN and O_ASYNC before it
  * watches, or reads once after: a notice posted before O_ASYNC sent no
  * signal.  @time is when the notice was posted.
  */
