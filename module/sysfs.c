@@ -452,7 +452,7 @@ static ssize_t region_show(struct kobject *kobj, struct kobj_attribute *a,
 	return len;
 }
 
-/* A previous boot's event: its tracepoint's "system:name", or empty. */
+/* Its tracepoint's "system:name", or empty (any event, this boot's too). */
 static ssize_t tracepoint_show(struct kobject *kobj, struct kobj_attribute *a,
 			       char *buf)
 {
@@ -565,6 +565,7 @@ static struct attribute *pp_instance_attrs[] = {
 	&pp_frozen_at_attr.attr,
 	&pp_crash_dump_attr.attr,
 	&pp_format_attr.attr,
+	&pp_tracepoint_attr.attr,
 	&pp_path_attr.attr,
 	&pp_scope_attr.attr,
 	&pp_region_attr.attr,

@@ -138,7 +138,7 @@ static void print_summary(const struct pp_event_desc *desc)
 	struct totals t;
 
 	sum(desc, &t);
-	format_source(&desc->attr, src, sizeof(src));
+	format_desc_source(desc, src, sizeof(src));
 	format_size(desc->info.buffer_size, size, sizeof(size));
 	format_fields(desc->attr.sample_type, fields, sizeof(fields));
 	printf("name:          %s\n", desc->info.name);

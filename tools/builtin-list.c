@@ -76,7 +76,7 @@ static int cmd_list(int argc, char **argv)
 			continue;
 		}
 		sum(&desc, &t);
-		format_source(&desc.attr, src, sizeof(src));
+		format_desc_source(&desc, src, sizeof(src));
 		format_size(desc.info.buffer_size, size, sizeof(size));
 		scope_str(&desc, scope, sizeof(scope));
 		printf("%4u  %-20s %-26s %-16s %7s %10llu %12llu %10llu  %s\n",

@@ -24,7 +24,7 @@ static int cmd_stat(int argc, char **argv)
 	if (fd < 0)
 		return -fd;
 	sum(&desc, &t);
-	format_source(&desc.attr, src, sizeof(src));
+	format_desc_source(&desc, src, sizeof(src));
 	printf("\n Performance counter stats for persistent event '%s' (id %u):\n\n",
 	       desc.info.name, desc.info.id);
 	if (per_cpu)

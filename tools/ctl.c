@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -58,6 +59,36 @@ void ctl_desc_free(struct pp_event_desc *desc)
 	desc->nr_cpus = 0;
 }
 
+/*
+ * @desc's tracepoint from its sysfs directory (instances/<name>/tracepoint,
+ * or instances/previous.<name>/ for a previous boot's), which the module
+ * keeps: the id alone would take a walk of every tracepoint in tracefs,
+ * seconds on a debug kernel, and a previous boot's id is that boot's.  A
+ * module without the file leaves it to format_source().
+ */
+static void ctl_desc_tracepoint(struct pp_event_desc *desc)
+{
+	bool previous = desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS;
+	char path[PATH_MAX];
+	FILE *f;
+
+	desc->tracepoint[0] = '\0';
+	if (desc->attr.type != PERF_TYPE_TRACEPOINT)
+		return;
+	snprintf(path, sizeof(path),
+		 "/sys/bus/event_source/devices/persistent/instances/%s%s/tracepoint",
+		 previous ? PP_PREVIOUS_PREFIX : "", desc->info.name);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(desc->tracepoint, sizeof(desc->tracepoint), f))
+		desc->tracepoint[0] = '\0';
+	fclose(f);
+	desc->tracepoint[strcspn(desc->tracepoint, "\n")] = '\0';
+	if (!previous && strchr(desc->tracepoint, ':'))
+		tracepoint_learn(desc->attr.config, desc->tracepoint);
+}
+
 int ctl_describe(int fd, unsigned int id, const char *name,
 		 struct pp_event_desc *desc)
 {
@@ -92,6 +123,7 @@ int ctl_describe(int fd, unsigned int id, const char *name,
 		cap = info->nr_cpus;
 	}
 	desc->nr_cpus = desc->info.nr_cpus;
+	ctl_desc_tracepoint(desc);
 	return 0;
 }
 

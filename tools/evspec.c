@@ -420,69 +420,97 @@ void format_size(unsigned long long bytes, char *buf, size_t len)
 		snprintf(buf, len, "%llu", bytes);
 }
 
-/* The first call scans tracefs; later calls look in what it found. */
-bool tracepoint_name(unsigned long long id, char *buf, size_t len)
+/* Tracepoints by id: those learnt, then, once needed, all of tracefs's. */
+static struct tp {
+	unsigned long long id;
+	char *name;
+} *tps;
+static size_t nr_tps;
+
+static const char *tracepoint_known(unsigned long long id)
 {
-	static struct tp { unsigned long long id; char *name; } *tps;
-	static size_t nr;
-	static bool scanned;
-	const char *dir;
 	size_t i;
 
-	if (!scanned) {
-		char path[PATH_MAX];
-		struct dirent *s;
-		DIR *sys;
+	for (i = 0; i < nr_tps; i++)
+		if (tps[i].id == id)
+			return tps[i].name;
+	return NULL;
+}
 
-		scanned = true;
-		dir = tracefs_dir();
-		if (!dir)
-			return false;
-		snprintf(path, sizeof(path), "%s/events", dir);
-		sys = opendir(path);
-		while (sys && (s = readdir(sys))) {
-			struct dirent *e;
-			DIR *evs;
+void tracepoint_learn(unsigned long long id, const char *name)
+{
+	struct tp *grown;
 
-			if (s->d_name[0] == '.' || s->d_type != DT_DIR)
+	if (tracepoint_known(id))
+		return;
+	grown = realloc(tps, (nr_tps + 1) * sizeof(*tps));
+	if (!grown)
+		return;
+	tps = grown;
+	tps[nr_tps].id = id;
+	tps[nr_tps].name = strdup(name);
+	if (tps[nr_tps].name)
+		nr_tps++;
+}
+
+/* Learn every tracepoint tracefs has: once, and only for an id not learnt. */
+static void tracepoint_scan(void)
+{
+	static bool scanned;
+	char path[PATH_MAX];
+	struct dirent *s;
+	const char *dir;
+	DIR *sys;
+
+	if (scanned)
+		return;
+	scanned = true;
+	dir = tracefs_dir();
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/events", dir);
+	sys = opendir(path);
+	while (sys && (s = readdir(sys))) {
+		struct dirent *e;
+		DIR *evs;
+
+		if (s->d_name[0] == '.' || s->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", dir, s->d_name);
+		evs = opendir(path);
+		while (evs && (e = readdir(evs))) {
+			unsigned long long id;
+			char rel[600];
+
+			if (e->d_name[0] == '.' || e->d_type != DT_DIR)
 				continue;
-			snprintf(path, sizeof(path), "%s/events/%s", dir, s->d_name);
-			evs = opendir(path);
-			while (evs && (e = readdir(evs))) {
-				unsigned long long id;
-				struct tp *grown;
-				char rel[600];
+			snprintf(rel, sizeof(rel), "%s/%s/id", s->d_name,
+				 e->d_name);
+			if (!read_event_id(rel, &id))
+				continue;
+			snprintf(rel, sizeof(rel), "%s:%s", s->d_name,
+				 e->d_name);
+			tracepoint_learn(id, rel);
+		}
+		if (evs)
+			closedir(evs);
+	}
+	if (sys)
+		closedir(sys);
+}
 
-				if (e->d_name[0] == '.' || e->d_type != DT_DIR)
-					continue;
-				snprintf(rel, sizeof(rel), "%s/%s/id", s->d_name,
-					 e->d_name);
-				if (!read_event_id(rel, &id))
-					continue;
-				grown = realloc(tps, (nr + 1) * sizeof(*tps));
-				if (!grown)
-					break;
-				tps = grown;
-				tps[nr].id = id;
-				snprintf(rel, sizeof(rel), "%s:%s", s->d_name,
-					 e->d_name);
-				tps[nr].name = strdup(rel);
-				if (tps[nr].name)
-					nr++;
-			}
-			if (evs)
-				closedir(evs);
-		}
-		if (sys)
-			closedir(sys);
+bool tracepoint_name(unsigned long long id, char *buf, size_t len)
+{
+	const char *name = tracepoint_known(id);
+
+	if (!name) {
+		tracepoint_scan();
+		name = tracepoint_known(id);
 	}
-	for (i = 0; i < nr; i++) {
-		if (tps[i].id == id) {
-			snprintf(buf, len, "%s", tps[i].name);
-			return true;
-		}
-	}
-	return false;
+	if (!name)
+		return false;
+	snprintf(buf, len, "%s", name);
+	return true;
 }
 
 void format_source(const struct perf_event_attr *attr, char *buf, size_t len)
@@ -536,6 +564,15 @@ void format_source(const struct perf_event_attr *attr, char *buf, size_t len)
 	}
 	snprintf(buf, len, "type=%u,config=0x%llx", attr->type,
 		 (unsigned long long)attr->config);
+}
+
+void format_desc_source(const struct pp_event_desc *desc, char *buf,
+			size_t len)
+{
+	if (desc->tracepoint[0])
+		snprintf(buf, len, "%s", desc->tracepoint);
+	else
+		format_source(&desc->attr, buf, len);
 }
 
 /*

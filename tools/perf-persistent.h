@@ -58,6 +58,8 @@ struct pp_event_desc {
 	struct perf_event_attr attr;
 	struct perf_persistent_cpu_stats *cpus;
 	unsigned int nr_cpus;
+	/* A tracepoint source's "system:name" as sysfs gives it, or "". */
+	char tracepoint[256];
 };
 
 /*
@@ -133,6 +135,14 @@ int parse_fields(const char *s, unsigned long long *sample_type);
 void format_fields(unsigned long long sample_type, char *buf, size_t len);
 /* The source event as perf spells it ("mce:mce_record", "cpu-clock"). */
 void format_source(const struct perf_event_attr *attr, char *buf, size_t len);
+/* The same for a described event, whose tracepoint sysfs may have named. */
+void format_desc_source(const struct pp_event_desc *desc, char *buf,
+			size_t len);
+/*
+ * Remember that tracepoint @id is @name ("system:name"), so that naming it
+ * needs no walk of tracefs.
+ */
+void tracepoint_learn(unsigned long long id, const char *name);
 /* Spell a size in bytes as "64K" or "1M" where it can. */
 void format_size(unsigned long long bytes, char *buf, size_t len);
 

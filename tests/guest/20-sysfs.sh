@@ -51,14 +51,17 @@ for tp in mce:mce_record ras:mc_event ras:arm_event ras:non_standard_event ras:a
 	pp-ctl create f tp="$tp" buffer=4096 detached >/dev/null
 	check "instances/f/format of $tp is tracefs's" \
 		cmp "$PP_SYS/instances/f/format" "$T/${tp%%:*}/${tp#*:}/format"
+	check_eq "instances/f/tracepoint names $tp" "$tp" "$(pp_stat f tracepoint)"
 	pp-ctl destroy f >/dev/null
 done
 pp-ctl create f tp=syscalls:sys_enter_openat buffer=4096 detached >/dev/null
 check_eq "a syscall tracepoint (fields defined by code): no format" "" \
 	"$(cat "$PP_SYS/instances/f/format")"
+check_eq "... and its name" syscalls:sys_enter_openat "$(pp_stat f tracepoint)"
 pp-ctl destroy f >/dev/null
 pp-ctl create f sw=3 buffer=4096 detached >/dev/null
 check_eq "a software event: no format" "" "$(cat "$PP_SYS/instances/f/format")"
+check_eq "... and no tracepoint" "" "$(pp_stat f tracepoint)"
 check_eq "created without CRASH_DUMP: not in crash dumps" 0 "$(pp_stat f crash_dump)"
 pp-ctl destroy f >/dev/null
 

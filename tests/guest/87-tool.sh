@@ -30,6 +30,13 @@ check_eq "two errors recorded" 2 "$(pp_stat "$E" written)"
 perf persistent list >/tmp/list
 check_grep "list: a header" "^ *ID +NAME +SOURCE +STATE +BUFFER +RECORDS +OVERWRITTEN +DROPPED" /tmp/list
 check_grep "list: $E's line" "^ *1 +$E +$TP +detached +64K +2 +0 +0  cpus$" /tmp/list
+# The source's name is the module's (instances/NAME/tracepoint), not
+# found by reading every tracepoint's id in tracefs: it is there without
+# tracefs.
+umount /sys/kernel/tracing
+perf persistent list >/tmp/list 2>&1
+mount -t tracefs tracefs /sys/kernel/tracing
+check_grep "list: the tracepoint's name without tracefs" "^ *1 +$E +$TP +detached " /tmp/list
 
 perf persistent info "$E" >/tmp/info
 check_grep "info: source" "^source: *$TP \\(type 2," /tmp/info

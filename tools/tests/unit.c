@@ -200,6 +200,32 @@ static void test_events(void)
 	format_source(&a, src, sizeof(src));
 	CHECK(!strcmp(src, "mce:mce_record"), "source %s", src);
 	CHECK(parse_event("mce:nope", &a, name), "unknown tracepoint");
+
+	/*
+	 * A tracepoint the module named (sysfs instances/<name>/tracepoint)
+	 * is named without tracefs, and a described event's own name wins
+	 * over its id's: a previous boot's id is that boot's.
+	 */
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = 987654;
+	format_source(&a, src, sizeof(src));
+	CHECK(!strcmp(src, "tracepoint:987654"), "an id tracefs lacks: %s", src);
+	tracepoint_learn(987654, "pp:learnt");
+	format_source(&a, src, sizeof(src));
+	CHECK(!strcmp(src, "pp:learnt"), "a learnt id: %s", src);
+	tracepoint_learn(987654, "pp:other");
+	format_source(&a, src, sizeof(src));
+	CHECK(!strcmp(src, "pp:learnt"), "learnt once: %s", src);
+	{
+		struct pp_event_desc d = { .attr = a };
+
+		format_desc_source(&d, src, sizeof(src));
+		CHECK(!strcmp(src, "pp:learnt"), "no sysfs name: by id: %s", src);
+		snprintf(d.tracepoint, sizeof(d.tracepoint), "ras:mc_event");
+		format_desc_source(&d, src, sizeof(src));
+		CHECK(!strcmp(src, "ras:mc_event"), "sysfs's name: %s", src);
+	}
 	CHECK(parse_event("a:b:c", &a, name) && parse_event(":x", &a, name) &&
 	      parse_event("../x:y", &a, name), "bad tracepoint spellings");
 
