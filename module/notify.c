@@ -276,6 +276,13 @@ static bool watcher_put(struct pp_watcher *w,
 	return news;
 }
 
+/* Tell @w's reader that it has news: its poll and its SIGIO (F_SETOWN). */
+static void watcher_tell(struct pp_watcher *w)
+{
+	wake_up_interruptible_poll(&w->wait, EPOLLIN | EPOLLRDNORM);
+	kill_fasync(&w->fasync, SIGIO, POLL_IN);
+}
+
 /*
  * Tell the files that watch event @id.  Process context, in the notices'
  * work.  The walk may be long, one step per file, so it may sleep between
@@ -291,8 +298,7 @@ static void notify_post(u32 id, u32 what, u64 time)
 	list_for_each_entry(w, &pp_watchers, node) {
 		if (!watcher_wants(w, id, what) || !watcher_put(w, &n))
 			continue;
-		wake_up_interruptible_poll(&w->wait, EPOLLIN | EPOLLRDNORM);
-		kill_fasync(&w->fasync, SIGIO, POLL_IN);
+		watcher_tell(w);
 		cond_resched();
 	}
 	mutex_unlock(&pp_watch_lock);
@@ -325,21 +331,25 @@ __poll_t pp_notify_poll(struct file *file, poll_table *wait)
 	return watcher_ready(w) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
+/* The most notices one read returns. */
+#define PP_NOTIFY_READ_MAX	8
+
 /*
- * Take up to @max notices into @out; a loss is reported first, as a
- * PERF_PERSISTENT_NOTICE_LOST notice whose time is the number lost.  An
- * overflow notice taken that had another merged into it leaves that one
- * queued behind the rest, for the next read; *@news then says that the
- * reader has news to be told of.
+ * Take up to @max (at most PP_NOTIFY_READ_MAX) notices into @out; a loss
+ * is reported first, as a PERF_PERSISTENT_NOTICE_LOST notice whose time
+ * is the number lost.  An overflow notice taken that had another merged
+ * into it leaves that one queued behind the rest, for the next read;
+ * *@news then says that the reader has news to be told of.
  */
 static unsigned int watcher_take(struct pp_watcher *w,
 				 struct perf_persistent_notice *out,
 				 unsigned int max, bool *news)
 {
-	struct perf_persistent_notice again[8];
+	struct perf_persistent_notice again[PP_NOTIFY_READ_MAX];
 	unsigned int n = 0, nr_again = 0, i;
 
 	*news = false;
+	max = min_t(unsigned int, max, PP_NOTIFY_READ_MAX);
 	spin_lock(&w->lock);
 	if (w->lost && max) {
 		out[n++] = (struct perf_persistent_notice) {
@@ -349,7 +359,7 @@ static unsigned int watcher_take(struct pp_watcher *w,
 	}
 	for (; n < max && w->len; n++, w->len--) {
 		out[n] = w->queue[w->first];
-		if (w->later[w->first] && nr_again < ARRAY_SIZE(again)) {
+		if (w->later[w->first]) {
 			again[nr_again] = out[n];
 			again[nr_again++].time = w->later[w->first];
 		}
@@ -374,7 +384,7 @@ static unsigned int watcher_take(struct pp_watcher *w,
  */
 ssize_t pp_notify_read(struct file *file, char __user *buf, size_t len)
 {
-	struct perf_persistent_notice out[8];
+	struct perf_persistent_notice out[PP_NOTIFY_READ_MAX];
 	struct pp_watcher *w = watcher_of(file);
 	unsigned int n;
 	bool news;
@@ -399,10 +409,8 @@ ssize_t pp_notify_read(struct file *file, char __user *buf, size_t len)
 	 * feed the event only once per read, and the event's notices stay
 	 * paced (notices.c).
 	 */
-	if (news) {
-		wake_up_interruptible_poll(&w->wait, EPOLLIN | EPOLLRDNORM);
-		kill_fasync(&w->fasync, SIGIO, POLL_IN);
-	}
+	if (news)
+		watcher_tell(w);
 	if (copy_to_user(buf, out, n * sizeof(out[0])))
 		return -EFAULT;
 	return n * sizeof(out[0]);
