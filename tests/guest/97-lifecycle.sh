@@ -115,6 +115,51 @@ pp-ctl destroy room create again sw=1 buffer=$size detached >/tmp/room
 check_grep "created right after DESTROY: it waited for the memory" "^create again: OK" /tmp/room
 pp_unload
 
+# The scopes' lifetimes, under the leak scan at the end of the run on the
+# debug kernel (91-scopes has their behaviour, on lanes without kmemleak):
+# a task-scoped event with inherit whose target, its threads and children
+# exit while it records; one destroyed while its target runs on; cgroup-
+# scoped events by path and by fd, on perf's path and the direct path, the
+# cgroup removed after them.
+pp_load events=
+cg=/sys/fs/cgroup
+mkdir -p $cg
+grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
+mkdir -p $cg/pplc
+: >/tmp/sx.tree
+pp-tree tree 2 >/tmp/sx.tree 2>&1 &
+sx=$!
+: >/tmp/sd.tree
+pp-tree tree 2 >/tmp/sd.tree 2>&1 &
+sd=$!
+pp_wait_grep '^ready pid=' /tmp/sx.tree
+pp_wait_grep '^ready pid=' /tmp/sd.tree
+pp-ctl create sx tp=task:task_rename pid=$sx inherit detached \
+	create sd tp=task:task_rename pid=$sd inherit inherit-thread detached \
+	create cp tp=task:task_rename cgroup=/pplc detached \
+	create cf tp=raw_syscalls:sys_enter cgroup-fd=$cg/pplc detached \
+	create cd tp=raw_syscalls:sys_enter cgroup=/pplc detached >/tmp/sc
+check_eq "scopes: two task-scoped and three cgroup-scoped events" 5 \
+	"$(grep -c ': OK id=' /tmp/sc)"
+kill -USR1 $sx
+wait $sx
+check "scopes: the target exited, its threads' and children's records kept" \
+	pp_wait_until -- test "$(pp_stat sx state) $(pp_stat sx written)" = "detached exited 12"
+pp-ctl destroy sd >/dev/null
+kill -USR1 $sd
+wait $sd
+check_eq "scopes: destroyed while its target ran, the target ran on" 0 $?
+: >/tmp/cg.out
+pp-tree calls 3 $cg/pplc >/tmp/cg.out 2>&1 &
+cgp=$!
+pp_wait_grep '^ready pid=' /tmp/cg.out
+kill -USR1 $cgp
+wait $cgp
+check_eq "scopes: the cgroup's task recorded" 3 "$(pp_stat cp written)"
+pp-ctl destroy sx destroy cp destroy cf destroy cd >/dev/null
+rmdir $cg/pplc
+check "scopes: unload" pp_unload
+
 settle
 check "slab back to its starting level (+-2 MiB): $slab0 -> $(slab) kB" \
 	test $(($(slab) - slab0)) -lt 2048
