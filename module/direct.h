@@ -58,6 +58,11 @@ struct pp_direct_field {
  *	data is the event
  * @hub_probe: the probe to register on it for the cgroup-scoped events;
  *	its data is their hub (struct pp_direct_hub)
+ * @one: writes one record into an event as its probe would, for a call
+ *	that the tracepoint did not make: (void *event, unsigned long ip,
+ *	int origin, the tracepoint's arguments).  A negative @origin
+ *	(PERF_PERSISTENT_ORIGIN_*) replaces the payload's common_pid.  Any
+ *	context, preemption disabled
  * @fields: returns the payload's fields as generated, and their number in
  *	*@nr
  * @raw_size: size of the fixed part of its payload (struct trace_entry
@@ -71,6 +76,7 @@ struct pp_direct_desc {
 	const char	*name;
 	void		*probe;
 	void		*hub_probe;
+	void		*one;
 	const struct pp_direct_field *(*fields)(unsigned int *nr);
 	unsigned int	raw_size;
 	bool		preemptible;

@@ -212,7 +212,10 @@ static __always_inline int pp_get_offsets_##call(			\
  * pp_direct_record_<class>(), inlined into pp_direct_probe_<class>(), the
  * probe of one event, and into pp_direct_one_<class>(), which
  * pp_direct_hub_<class>(), the probe of the cgroup-scoped events of a hub
- * (direct.h), calls for each of them whose cgroup holds the running task.
+ * (direct.h), calls for each of them whose cgroup holds the running task,
+ * and which the module calls itself for a record the tracepoint did not
+ * make (struct pp_direct_desc, @one): such a record's origin, when not 0,
+ * replaces the payload's common_pid.
  * A hit that none of them keeps costs the lookup alone, in a probe with a
  * small frame.
  */
@@ -234,7 +237,8 @@ static inline void pp_direct_hub_##call(void *__data, proto) { }
 #define __PP_DIRECT_CLASS(call, proto, args, tstruct, assign, preemptible) \
 static const bool pp_direct_preemptible_##call = (preemptible);	\
 static __always_inline void						\
-pp_direct_record_##call(void *__data, unsigned long __ip, proto)	\
+pp_direct_record_##call(void *__data, unsigned long __ip, int __origin,	\
+			proto)						\
 {									\
 	struct pp_offsets_##call __maybe_unused __data_offsets;	\
 	struct pp_raw_##call *entry;					\
@@ -256,6 +260,8 @@ pp_direct_record_##call(void *__data, unsigned long __ip, proto)	\
 		return;							\
 	tstruct								\
 	{ assign; }							\
+	if (__origin)							\
+		entry->ent.pid = __origin;				\
 	if (__count != 1)						\
 		pp_direct_period(&__rec, __count);			\
 	pp_direct_end(&__rec);						\
@@ -266,16 +272,17 @@ static notrace void pp_direct_probe_##call(void *__data, proto)	\
 									\
 	if (pp_direct_preemptible_##call)				\
 		preempt_disable_notrace();				\
-	pp_direct_record_##call(__data, _RET_IP_, args);		\
+	pp_direct_record_##call(__data, _RET_IP_, 0, args);		\
 	if (pp_direct_preemptible_##call)				\
 		preempt_enable_notrace();				\
 }									\
 static noinline notrace void						\
-pp_direct_one_##call(void *__data, unsigned long __ip, proto)		\
+pp_direct_one_##call(void *__data, unsigned long __ip, int __origin,	\
+		     proto)						\
 {									\
 	u64 __count __maybe_unused;					\
 									\
-	pp_direct_record_##call(__data, __ip, args);			\
+	pp_direct_record_##call(__data, __ip, __origin, args);		\
 }									\
 static notrace void pp_direct_hub_##call(void *__data, proto)		\
 {									\
@@ -288,7 +295,7 @@ static notrace void pp_direct_hub_##call(void *__data, proto)		\
 	for (__ev = pp_direct_hub_first(__data, task_dfl_cgroup(current), \
 					&__it); __ev;				\
 	     __ev = pp_direct_hub_next(&__it, __ev))			\
-		pp_direct_one_##call(__ev, _RET_IP_, args);		\
+		pp_direct_one_##call(__ev, _RET_IP_, 0, args);		\
 	if (pp_direct_preemptible_##call)				\
 		preempt_enable_notrace();				\
 }
@@ -322,6 +329,7 @@ static const struct pp_direct_desc pp_direct_desc_##evt __maybe_unused = { \
 	.name		= #evt,						\
 	.probe		= PP_DIRECT_PROBE(pp_direct_probe_##template),	\
 	.hub_probe	= PP_DIRECT_PROBE(pp_direct_hub_##template),	\
+	.one		= PP_DIRECT_PROBE(pp_direct_one_##template),	\
 	.fields		= pp_direct_fields_##template,			\
 	.raw_size	= sizeof(struct pp_raw_##template),		\
 	.preemptible	= pp_direct_preemptible_##template,		\
