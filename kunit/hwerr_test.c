@@ -159,10 +159,102 @@ static void pp_hwerr_test_damaged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r[0].status, 0x12ULL);
 }
 
+/* Feed @lines to a new panic reader. */
+static void pp_hwerr_panic_feed(struct pp_hwerr_panic *s,
+				const char * const *lines, unsigned int n)
+{
+	unsigned int i;
+
+	pp_hwerr_panic_init(s);
+	for (i = 0; i < n; i++)
+		pp_hwerr_panic_line(s, lines[i], strlen(lines[i]));
+}
+
+#define PP_REC(cpu, bank, status, tsc)					\
+	"mce: [Hardware Error]: CPU " #cpu ": Machine Check: 0 Bank " #bank ": " #status, \
+	"mce: [Hardware Error]: TSC " #tsc " ",				\
+	"mce: [Hardware Error]: PROCESSOR 2:60fb1 TIME 1 SOCKET 0 APIC 0 microcode 1"
+
+/*
+ * The records of the run that the panic's line follows are taken, in the
+ * order printed: not a corrected error printed earlier (another message
+ * ended its run), not the lines after the panic's.
+ */
+static void pp_hwerr_test_panic_run(struct kunit *test)
+{
+	static const char * const lines[] = {
+		PP_REC(1, 1, 9c00000000010151, 100),
+		"mce: [Hardware Error]: Machine check events logged",
+		"[   30.1] random: crng init done",
+		PP_REC(1, 3, 9c00000000010152, 200),
+		"mce: [Hardware Error]: Run the above through 'mcelog --ascii'",
+		"mce: [Hardware Error]: CPU 0: Machine Check Exception: 5 Bank 2: b200000000070f0f",
+		"mce: [Hardware Error]: RIP !INEXACT! 10:<ffffffff81a592eb> {native_safe_halt+0xb/0x10}",
+		"mce: [Hardware Error]: TSC 300 ADDR 5678000 ",
+		"mce: [Hardware Error]: PROCESSOR 2:60fb1 TIME 2 SOCKET 0 APIC 0 microcode 1",
+		"mce: [Hardware Error]: Machine check: Processor context corrupt",
+		"Kernel panic - not syncing: Fatal local machine check",
+		"CPU: 0 PID: 0 Comm: swapper/0 Not tainted 6.1.0-56-amd64 #1",
+		PP_REC(0, 7, 9c00000000010153, 400),
+	};
+	static struct pp_hwerr_panic s;
+
+	pp_hwerr_panic_feed(&s, lines, ARRAY_SIZE(lines));
+	KUNIT_ASSERT_EQ(test, s.nr_taken, 2U);
+	KUNIT_EXPECT_EQ(test, s.lost_taken, 0U);
+	KUNIT_EXPECT_EQ(test, s.taken[0].bank, 3);
+	KUNIT_EXPECT_EQ(test, s.taken[0].tsc, 0x200ULL);
+	KUNIT_EXPECT_EQ(test, s.taken[1].bank, 2);
+	KUNIT_EXPECT_EQ(test, s.taken[1].status, 0xb200000000070f0fULL);
+	KUNIT_EXPECT_EQ(test, s.taken[1].mcgstatus, 5ULL);
+	KUNIT_EXPECT_EQ(test, s.taken[1].addr, 0x5678000ULL);
+}
+
+/*
+ * Nothing is taken without a panic, nor from a run that another message
+ * separates from the panic's line.  A run longer than the records kept
+ * loses its oldest.
+ */
+static void pp_hwerr_test_panic_none(struct kunit *test)
+{
+	static const char * const no_panic[] = {
+		PP_REC(0, 1, 1, 10),
+		PP_REC(0, 2, 2, 20),
+	};
+	static const char * const apart[] = {
+		PP_REC(0, 1, 1, 10),
+		"pp_oops: oops on request",
+		"Kernel panic - not syncing: Fatal exception",
+	};
+	static const char * const many[] = {
+		PP_REC(0, 1, 1, 1), PP_REC(0, 2, 2, 2), PP_REC(0, 3, 3, 3),
+		PP_REC(0, 4, 4, 4), PP_REC(0, 5, 5, 5), PP_REC(0, 6, 6, 6),
+		PP_REC(0, 7, 7, 7), PP_REC(0, 8, 8, 8), PP_REC(0, 9, 9, 9),
+		PP_REC(0, 10, a, a), PP_REC(0, 11, b, b), PP_REC(0, 12, c, c),
+		PP_REC(0, 13, d, d), PP_REC(0, 14, e, e), PP_REC(0, 15, f, f),
+		PP_REC(0, 16, 10, 10), PP_REC(0, 17, 11, 11), PP_REC(0, 18, 12, 12),
+		"Kernel panic - not syncing: Fatal machine check",
+	};
+	static struct pp_hwerr_panic s;
+
+	pp_hwerr_panic_feed(&s, no_panic, ARRAY_SIZE(no_panic));
+	KUNIT_EXPECT_EQ(test, s.nr_taken, 0U);
+	pp_hwerr_panic_feed(&s, apart, ARRAY_SIZE(apart));
+	KUNIT_EXPECT_EQ(test, s.nr_taken, 0U);
+	pp_hwerr_panic_feed(&s, many, ARRAY_SIZE(many));
+	KUNIT_ASSERT_EQ(test, s.nr_taken, (unsigned int)PP_HWERR_PANIC_MAX);
+	KUNIT_EXPECT_EQ(test, s.lost_taken, 2U);
+	KUNIT_EXPECT_EQ(test, s.taken[0].bank, 3);
+	KUNIT_EXPECT_EQ(test, s.taken[PP_HWERR_PANIC_MAX - 1].bank, 18);
+	KUNIT_EXPECT_EQ(test, s.taken[PP_HWERR_PANIC_MAX - 1].tsc, 0x12ULL);
+}
+
 static struct kunit_case pp_hwerr_test_cases[] = {
 	KUNIT_CASE(pp_hwerr_test_fatal),
 	KUNIT_CASE(pp_hwerr_test_several),
 	KUNIT_CASE(pp_hwerr_test_damaged),
+	KUNIT_CASE(pp_hwerr_test_panic_run),
+	KUNIT_CASE(pp_hwerr_test_panic_none),
 	{}
 };
 

@@ -5,7 +5,9 @@
  * On panic (the panic notifier, which the kernel runs before kmsg_dump(),
  * so that pstore keeps what is written here) and on oops (the die
  * notifier), the newest records of the events flagged for it go to the
- * kernel log, once per boot.  Module parameters:
+ * kernel log, once per boot.  On panic, the records of a fatal machine
+ * check, which no tracepoint saw, are written into mce_record first
+ * (fatal.c), so that the dump has them.  Module parameters:
  *
  *   crash_dump=     dump on panic and oops (default Y; writable)
  *   crash_dump_kb=  bytes of records per event, shared by its CPUs
@@ -36,6 +38,7 @@
 #include "buffer.h"
 #include "perf_persistent/dump.h"
 #include "event.h"
+#include "fatal.h"
 
 static bool crash_dump = true;
 module_param(crash_dump, bool, 0644);
@@ -231,6 +234,8 @@ static void pp_dump(const char *reason)
 static int pp_panic_notify(struct notifier_block *nb, unsigned long event,
 			   void *msg)
 {
+	/* A fatal machine check's records first, so the dump has them. */
+	pp_fatal_panic();
 	pp_dump("panic");
 	return NOTIFY_DONE;
 }
@@ -260,6 +265,7 @@ int pp_dump_init(void)
 
 	if (ret)
 		return ret;
+	pp_fatal_init();
 	atomic_notifier_chain_register(&panic_notifier_list, &pp_panic_nb);
 	return 0;
 }
@@ -268,5 +274,6 @@ int pp_dump_init(void)
 void pp_dump_exit(void)
 {
 	atomic_notifier_chain_unregister(&panic_notifier_list, &pp_panic_nb);
+	pp_fatal_exit();
 	unregister_die_notifier(&pp_die_nb);
 }

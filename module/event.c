@@ -860,6 +860,23 @@ struct pp_event *pp_event_alloc_previous(struct pp_found_event *fe)
 	return ev;
 }
 
+/* Call @fn for each listed event, or each flagged for crash dumps. */
+static void pp_events_walk_rcu(pp_event_fn fn, bool crash_dump_only)
+{
+	struct pp_entry *entry;
+	unsigned long id;
+
+	rcu_read_lock();
+	xa_for_each(&pp_registry.entries, id, entry) {
+		struct pp_event *ev = container_of(entry, struct pp_event, entry);
+
+		if (READ_ONCE(entry->listed) &&
+		    (ev->crash_dump || !crash_dump_only))
+			fn(ev);
+	}
+	rcu_read_unlock();
+}
+
 /**
  * pp_events_walk_crash_dump - call @fn for each listed event flagged
  *	for crash dumps
@@ -871,17 +888,18 @@ struct pp_event *pp_event_alloc_previous(struct pp_found_event *fe)
  */
 void pp_events_walk_crash_dump(pp_event_fn fn)
 {
-	struct pp_entry *entry;
-	unsigned long id;
+	pp_events_walk_rcu(fn, true);
+}
 
-	rcu_read_lock();
-	xa_for_each(&pp_registry.entries, id, entry) {
-		struct pp_event *ev = container_of(entry, struct pp_event, entry);
-
-		if (READ_ONCE(entry->listed) && ev->crash_dump)
-			fn(ev);
-	}
-	rcu_read_unlock();
+/**
+ * pp_events_walk_listed - call @fn for each listed event
+ * @fn: called with the event
+ *
+ * As pp_events_walk_crash_dump(), any context.
+ */
+void pp_events_walk_listed(pp_event_fn fn)
+{
+	pp_events_walk_rcu(fn, false);
 }
 
 /**

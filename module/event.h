@@ -200,6 +200,7 @@ struct pp_event *pp_event_alloc_previous(struct pp_found_event *fe);
 
 typedef void (*pp_event_fn)(struct pp_event *ev);
 void pp_events_walk_crash_dump(pp_event_fn fn);
+void pp_events_walk_listed(pp_event_fn fn);
 struct pp_event *pp_event_get(u32 id);
 void pp_event_put(struct pp_event *ev);
 

@@ -35,6 +35,13 @@ has PP_HAVE_VM_FLAGS_MOD mm.h vm_flags_mod
 has PP_HAVE_VMA_TEST mm.h vma_test
 has PP_HAVE_RESERVE_MEM mm.h reserve_mem_find_by_name
 has PP_HAVE_SYSTEM_PERCPU_WQ workqueue.h system_percpu_wq
+# x86's machine-check record: struct mce, or from 6.14 struct mce_hw_err
+# around it (mce_record's argument, with AMD's SYND1 and SYND2).
+if grep -qw mce_hw_err "$src/arch/x86/include/asm/mce.h" 2>/dev/null; then
+	echo "#define PP_HAVE_MCE_HW_ERR 1"
+else
+	echo "#define PP_HAVE_MCE_HW_ERR 0"
+fi
 # struct tracepoint says whether the tracepoint may fault (6.13: the
 # syscall ones, which call their probes preemptible).
 has PP_HAVE_TRACEPOINT_FAULTABLE tracepoint-defs.h faultable

@@ -12,6 +12,8 @@
 
 /* HW_ERR, in front of each line __print_mce() prints (after "mce: "). */
 #define PP_HWERR_PREFIX		"[Hardware Error]: "
+/* The first line panic() prints. */
+#define PP_HWERR_PANIC_LINE	"Kernel panic - not syncing: "
 /* Longer than any line __print_mce() prints, the RIP's symbol included. */
 #define PP_HWERR_TEXT_MAX	256
 
@@ -154,4 +156,54 @@ int pp_hwerr_parse_line(struct pp_hwerr_parser *p, const char *line,
 		return 1;
 	}
 	return 0;
+}
+
+/**
+ * pp_hwerr_panic_init - start reading a log for a panic's records
+ * @s: the state
+ */
+void pp_hwerr_panic_init(struct pp_hwerr_panic *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+/* Add @r to the run, dropping its oldest record if it is full. */
+static void pp_hwerr_run_add(struct pp_hwerr_panic *s, const struct pp_hwerr *r)
+{
+	if (s->nr_run == PP_HWERR_PANIC_MAX) {
+		memmove(&s->run[0], &s->run[1],
+			sizeof(s->run[0]) * (PP_HWERR_PANIC_MAX - 1));
+		s->nr_run--;
+		s->lost_run++;
+	}
+	s->run[s->nr_run++] = *r;
+}
+
+/**
+ * pp_hwerr_panic_line - read one line of the kernel log, oldest first
+ * @s: the state
+ * @line: the line, not necessarily NUL-terminated
+ * @len: its length
+ *
+ * Once the log is read, @s->taken holds the records printed right before
+ * the last panic, if that panic followed a run of them.
+ */
+void pp_hwerr_panic_line(struct pp_hwerr_panic *s, const char *line,
+			 size_t len)
+{
+	struct pp_hwerr r;
+
+	if (strnstr(line, PP_HWERR_PREFIX, len)) {
+		if (pp_hwerr_parse_line(&s->parser, line, len, &r))
+			pp_hwerr_run_add(s, &r);
+		return;
+	}
+	if (strnstr(line, PP_HWERR_PANIC_LINE, len)) {
+		memcpy(s->taken, s->run, sizeof(s->run[0]) * s->nr_run);
+		s->nr_taken = s->nr_run;
+		s->lost_taken = s->lost_run;
+	}
+	/* A record's lines may go on past another message: the parser's do. */
+	s->nr_run = 0;
+	s->lost_run = 0;
 }

@@ -63,8 +63,45 @@ struct pp_hwerr_parser {
 	bool		in_record;
 };
 
+/*
+ * The records of one panic kept.  mce_panic() prints every record still
+ * pending, then the final one: the oldest of a longer run are dropped.
+ */
+#define PP_HWERR_PANIC_MAX	16
+
+/**
+ * struct pp_hwerr_panic - the records printed right before a panic
+ * @parser: the record being read
+ * @run: the records of the run of "[Hardware Error]" lines being read,
+ *	oldest first
+ * @nr_run: how many are in @run
+ * @lost_run: records of the run that did not fit (its oldest)
+ * @taken: the records of the last run that "Kernel panic - not syncing"
+ *	followed, oldest first
+ * @nr_taken: how many are in @taken
+ * @lost_taken: records of that run that did not fit
+ *
+ * mce_panic() prints the records of the error that panics the machine,
+ * and those still pending, as one run of "[Hardware Error]" lines, then
+ * calls panic(), whose first line is "Kernel panic - not syncing: ...".
+ * A line of any other message ends a run.  The records of a run that the
+ * panic's line does not follow are not kept.
+ */
+struct pp_hwerr_panic {
+	struct pp_hwerr_parser	parser;
+	struct pp_hwerr		run[PP_HWERR_PANIC_MAX];
+	unsigned int		nr_run;
+	unsigned int		lost_run;
+	struct pp_hwerr		taken[PP_HWERR_PANIC_MAX];
+	unsigned int		nr_taken;
+	unsigned int		lost_taken;
+};
+
 void pp_hwerr_parser_init(struct pp_hwerr_parser *p);
 int pp_hwerr_parse_line(struct pp_hwerr_parser *p, const char *line,
 			size_t len, struct pp_hwerr *out);
+void pp_hwerr_panic_init(struct pp_hwerr_panic *s);
+void pp_hwerr_panic_line(struct pp_hwerr_panic *s, const char *line,
+			 size_t len);
 
 #endif /* _PERF_PERSISTENT_HWERR_H */

@@ -88,6 +88,21 @@
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
 
 /*
+ * Records the module writes itself, of a hardware error that the
+ * tracepoint never saw (Documentation/incidents.rst), have the tracepoint's
+ * own payload.  Where a tracepoint's record has in its common_pid the pid
+ * of the task it ran in, never negative, these have where the module found
+ * the error:
+ *
+ * ORIGIN_PANIC: mce_record, at the panic, from the "[Hardware Error]"
+ * lines x86's mce_panic() printed before it panicked: the error that
+ * panicked the machine, and the corrected ones still pending.  The
+ * sample's pid and tid are those of the task the panicking CPU
+ * interrupted.  mcgcap is 0: the kernel does not print it.
+ */
+#define PERF_PERSISTENT_ORIGIN_PANIC	(-1)
+
+/*
  * A persistent event's buffer, as mapped read-only through
  * /dev/perf_persistent (see PERF_PERSISTENT_MMAP_OFFSET): one control page,
  * then data_size bytes of records written backward, zero copy.
