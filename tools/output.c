@@ -354,6 +354,26 @@ static void format_info(struct pp_printer *p, const struct pp_decoded *d,
 	trace_seq_terminate(s);
 }
 
+/*
+ * Where the module found the error of a record it wrote itself, which the
+ * tracepoint never saw: its payload's common_pid is then negative
+ * (PERF_PERSISTENT_ORIGIN_*, the UAPI header), else NULL.
+ */
+const char *record_origin(const struct pp_decoded *d)
+{
+	int32_t pid;
+
+	/* struct trace_entry: type (2), flags (1), preempt_count (1), pid. */
+	if (!d->raw || d->raw_size < 2 * sizeof(pid))
+		return NULL;
+	memcpy(&pid, (const char *)d->raw + sizeof(pid), sizeof(pid));
+	switch (pid) {
+	case PERF_PERSISTENT_ORIGIN_PANIC:
+		return "taken at the panic from the kernel log";
+	}
+	return NULL;
+}
+
 void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d)
 {
 	char pidbuf[32], wall[64];
@@ -372,10 +392,14 @@ void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d)
 			(unsigned long long)(d->time % 1000000000ULL / 1000));
 	}
 	if (p->event && d->raw) {
+		const char *origin = record_origin(d);
 		struct trace_seq s;
 
 		format_info(p, d, &s);
-		fprintf(out, "%s: %s\n", p->name, s.buffer);
+		fprintf(out, "%s: %s", p->name, s.buffer);
+		if (origin)
+			fprintf(out, " [%s]", origin);
+		fputc('\n', out);
 		trace_seq_destroy(&s);
 		return;
 	}
@@ -510,6 +534,10 @@ void print_record_json(struct pp_printer *p, FILE *out,
 		fputs(",\"text\":", out);
 		json_string(out, s.buffer, s.len);
 		trace_seq_destroy(&s);
+		if (record_origin(d)) {
+			fputs(",\"origin\":", out);
+			json_string(out, record_origin(d), 64);
+		}
 	}
 	fputs("}\n", out);
 }

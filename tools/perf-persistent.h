@@ -239,6 +239,8 @@ const char *printer_comm(struct pp_printer *p, int pid);
  * past the last.
  */
 int printer_comm_at(struct pp_printer *p, size_t i, const char **comm);
+/* Where the module found the error of a record it wrote itself, or NULL. */
+const char *record_origin(const struct pp_decoded *d);
 /* Print one record as a line, as perf script does. */
 void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d);
 /* Print one record as a JSON object on one line. */
