@@ -177,9 +177,23 @@ end_job() {
 	esac
 }
 
+# busy: how many of the running jobs take one of PP_JOBS's places: all
+# but the kernel builds started before the stages (the array early),
+# which run at nice 19 on the CPU the others leave.
+busy() {
+	local name n=0
+	for name in ${running[@]+"${running[@]}"}; do
+		case " ${early[*]-} " in
+		*" $name "*) ;;
+		*) n=$((n + 1)) ;;
+		esac
+	done
+	echo "$n"
+}
+
 # run_jobs: run the queued jobs.  The jobs already started (the array
-# early, if set: the kernel builds started before the stages) count as
-# running from the start.
+# early, if set: the kernel builds started before the stages) run from the
+# start, beside PP_JOBS others.
 run_jobs() {
 	local jobs=${PP_JOBS:-$(nproc)} running=(${early[@]+"${early[@]}"})
 	local queue=("${jobs_q[@]}") rest
@@ -196,7 +210,7 @@ run_jobs() {
 				# A kernel not built fails what needs it.
 				echo "1 0" >"$jobdir/$name.rc" ;;
 			ready)
-				if [ ${#running[@]} -lt "$jobs" ]; then
+				if [ "$(busy)" -lt "$jobs" ]; then
 					start_job "$name"
 					running+=("$name")
 				else
