@@ -178,12 +178,12 @@ end_job() {
 }
 
 # busy: how many of the running jobs take one of PP_JOBS's places: all
-# but the kernel builds started before the stages (the array early),
-# which run at nice 19 on the CPU the others leave.
+# but the kernel builds started before the stages that yield (the array
+# yielding: the KCSAN kernel's, at nice 19 on the CPU the others leave).
 busy() {
 	local name n=0
 	for name in ${running[@]+"${running[@]}"}; do
-		case " ${early[*]-} " in
+		case " ${yielding[*]-} " in
 		*" $name "*) ;;
 		*) n=$((n + 1)) ;;
 		esac
@@ -193,7 +193,8 @@ busy() {
 
 # run_jobs: run the queued jobs.  The jobs already started (the array
 # early, if set: the kernel builds started before the stages) run from the
-# start, beside PP_JOBS others.
+# start; those of them not in the array yielding take one of PP_JOBS's
+# places.
 run_jobs() {
 	local jobs=${PP_JOBS:-$(nproc)} running=(${early[@]+"${early[@]}"})
 	local queue=("${jobs_q[@]}") rest
