@@ -113,14 +113,14 @@ pp-ctl destroy iwe destroy lte destroy ltx >/dev/null
 # expire every millisecond on every CPU for as long as a reader was
 # attached, idle or not.  Now it expires at most about once per record of
 # other timers: it is set by a run that delivered something else.  The
-# other timers: a task on each CPU sleeping 20 ms at a time, 50 expiries a
-# second, far fewer than the 1000 a second the delivery's timer made.  (An
+# other timers: a task on each CPU sleeping 10 ms at a time, 100 expiries
+# a second, a tenth of the 1000 a second the delivery's timer made.  (An
 # idle guest has too few: on the KCSAN kernel 1500 took two minutes.)
 pace=$(printf '%u' "0x$(awk '$3 == "pp_pace" { print $1; exit }' /proc/kallsyms)")
 pp-ctl create hx tp=timer:hrtimer_expire_entry buffer=262144 detached >/tmp/out
 check_grep "timer:hrtimer_expire_entry source created" "^create hx: OK" /tmp/out
 work="pp_wait_readers hx $ncpus && p= && for c in \$(seq 0 $((ncpus - 1))); do
-		taskset -c \$c sh -c 'while :; do usleep 20000; done' &
+		taskset -c \$c sh -c 'while :; do usleep 10000; done' &
 		p=\"\$p \$!\"
 	done &&
 	pp_wait_stat hx written $(($(pp_stat hx written) + 1500)); rc=\$?;
