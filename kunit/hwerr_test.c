@@ -3,11 +3,16 @@
  * KUnit tests for the machine-check records read back from the kernel log
  * (module/hwerr.c): the lines __print_mce() prints for the lab's fatal
  * machine check and for a corrected error, with and without the printk
- * timestamp, AMD's SMCA fields, what is skipped and what drops a record.
+ * timestamp, AMD's SMCA fields, what is skipped and what drops a record;
+ * and the records mce_panic() writes to ERST, well formed, of another
+ * kind, and damaged.
  */
 #include <kunit/test.h>
 
+#include <linux/cper.h>
+#include <linux/errno.h>
 #include <linux/string.h>
+#include <linux/uuid.h>
 
 #include "../module/hwerr.h"
 
@@ -249,12 +254,168 @@ static void pp_hwerr_test_panic_none(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.taken[PP_HWERR_PANIC_MAX - 1].tsc, 0x12ULL);
 }
 
+/* An ERST record as apei_write_mce() lays it out: 328 bytes. */
+struct pp_test_erst {
+	struct cper_record_header	hdr;
+	struct cper_section_descriptor	sec;
+	u8				mce[128];
+} __packed;
+
+static void pp_test_put(struct pp_test_erst *r, unsigned int off,
+			const void *v, size_t n)
+{
+	memcpy(r->mce + off, v, n);
+}
+
+#define PP_TEST_PUT(r, off, type, val)					\
+	do {								\
+		type __v = (val);					\
+		pp_test_put((r), (off), &__v, sizeof(__v));		\
+	} while (0)
+
+/*
+ * The lab's fatal machine check (QEMU's "mce 0 2 0xb600000000070f0f 0x4
+ * 0x5678000 0") as mce_panic() wrote it: struct mce's fields at their
+ * offsets in x86's uapi header.
+ */
+static void pp_test_erst_fill(struct pp_test_erst *r)
+{
+	memset(r, 0, sizeof(*r));
+	memcpy(r->hdr.signature, CPER_SIG_RECORD, CPER_SIG_SIZE);
+	r->hdr.revision = CPER_RECORD_REV;
+	r->hdr.signature_end = CPER_SIG_END;
+	r->hdr.section_count = 1;
+	r->hdr.error_severity = CPER_SEV_FATAL;
+	r->hdr.record_length = sizeof(*r);
+	r->hdr.creator_id = GUID_INIT(0x75a574e3, 0x5052, 0x4b29, 0x8a, 0x8e,
+				      0xbe, 0x2c, 0x64, 0x90, 0xb8, 0x9d);
+	r->hdr.notification_type = CPER_NOTIFY_MCE;
+	r->hdr.record_id = 0x6543210000000001ULL;
+	r->sec.section_offset = offsetof(struct pp_test_erst, mce);
+	r->sec.section_length = sizeof(r->mce);
+	r->sec.revision = CPER_SEC_REV;
+	r->sec.flags = CPER_SEC_PRIMARY;
+	r->sec.section_type = GUID_INIT(0xfe08ffbe, 0x95e4, 0x4be7, 0xbc, 0x73,
+					0x40, 0x96, 0x04, 0x4a, 0x38, 0xfc);
+	r->sec.section_severity = CPER_SEV_FATAL;
+	PP_TEST_PUT(r, 0, u64, 0xb600000000070f0fULL);	/* status */
+	PP_TEST_PUT(r, 8, u64, 0x8cULL);		/* misc */
+	PP_TEST_PUT(r, 16, u64, 0x5678000ULL);		/* addr */
+	PP_TEST_PUT(r, 24, u64, 0x4ULL);		/* mcgstatus: MCIP */
+	PP_TEST_PUT(r, 32, u64, 0xffffffff81a592ebULL);	/* ip */
+	PP_TEST_PUT(r, 40, u64, 0x2d7d6c3c4aULL);	/* tsc */
+	PP_TEST_PUT(r, 48, u64, 1795846177ULL);		/* time */
+	PP_TEST_PUT(r, 56, u8, 2);			/* cpuvendor */
+	PP_TEST_PUT(r, 60, u32, 0x60fb1);		/* cpuid */
+	PP_TEST_PUT(r, 64, u8, 0x10);			/* cs */
+	PP_TEST_PUT(r, 65, u8, 2);			/* bank */
+	PP_TEST_PUT(r, 66, u8, 1);			/* cpu (old) */
+	PP_TEST_PUT(r, 68, u32, 1);			/* extcpu */
+	PP_TEST_PUT(r, 72, u32, 0);			/* socketid */
+	PP_TEST_PUT(r, 76, u32, 1);			/* apicid */
+	PP_TEST_PUT(r, 80, u64, 0x1000a0aULL);		/* mcgcap */
+	PP_TEST_PUT(r, 104, u64, 0x77ULL);		/* ppin */
+	PP_TEST_PUT(r, 112, u32, 0x1000065);		/* microcode */
+}
+
+static void pp_hwerr_test_erst_mce(struct kunit *test)
+{
+	struct pp_test_erst r;
+	struct pp_hwerr h;
+
+	KUNIT_ASSERT_EQ(test, sizeof(r), (size_t)328);
+	pp_test_erst_fill(&r);
+	KUNIT_ASSERT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), 0);
+	KUNIT_EXPECT_EQ(test, h.status, 0xb600000000070f0fULL);
+	KUNIT_EXPECT_EQ(test, h.misc, 0x8cULL);
+	KUNIT_EXPECT_EQ(test, h.addr, 0x5678000ULL);
+	KUNIT_EXPECT_EQ(test, h.mcgstatus, 0x4ULL);
+	KUNIT_EXPECT_EQ(test, h.mcgcap, 0x1000a0aULL);
+	KUNIT_EXPECT_EQ(test, h.ip, 0xffffffff81a592ebULL);
+	KUNIT_EXPECT_TRUE(test, h.inexact);
+	KUNIT_EXPECT_EQ(test, h.tsc, 0x2d7d6c3c4aULL);
+	KUNIT_EXPECT_EQ(test, h.walltime, 1795846177ULL);
+	KUNIT_EXPECT_EQ(test, h.cpuvendor, 2);
+	KUNIT_EXPECT_EQ(test, h.cpuid, 0x60fb1U);
+	KUNIT_EXPECT_EQ(test, h.cs, 0x10);
+	KUNIT_EXPECT_EQ(test, h.bank, 2);
+	/* extcpu, not the old u8 cpu field. */
+	KUNIT_EXPECT_EQ(test, h.cpu, 1U);
+	KUNIT_EXPECT_EQ(test, h.apicid, 1U);
+	KUNIT_EXPECT_EQ(test, h.ppin, 0x77ULL);
+	KUNIT_EXPECT_EQ(test, h.microcode, 0x1000065U);
+	/* A longer buffer: the record's own length counts. */
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, PP_HWERR_ERST_MAX, &h), 0);
+	/* EIPV set: the RIP is exact. */
+	PP_TEST_PUT(&r, 24, u64, 0x6ULL);
+	KUNIT_ASSERT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), 0);
+	KUNIT_EXPECT_FALSE(test, h.inexact);
+}
+
+/* pstore's kernel log under the same creator, and other creators. */
+static void pp_hwerr_test_erst_other(struct kunit *test)
+{
+	struct pp_test_erst r;
+	struct pp_hwerr h;
+
+	pp_test_erst_fill(&r);
+	r.sec.section_type = GUID_INIT(0xc197e04e, 0xd545, 0x4a70, 0x9c, 0x17,
+				       0xa5, 0x54, 0x94, 0x19, 0xeb, 0x12);
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -ENOENT);
+	pp_test_erst_fill(&r);
+	r.hdr.creator_id.b[0] ^= 1;
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -ENOENT);
+}
+
+/* Lengths and offsets that do not hold together, each alone. */
+static void pp_hwerr_test_erst_damaged(struct kunit *test)
+{
+	struct pp_test_erst r;
+	struct pp_hwerr h;
+
+	pp_test_erst_fill(&r);
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r.hdr) - 1, &h), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r) - 1, &h), -EBADMSG);
+	r.hdr.signature[0] = 'X';
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -EBADMSG);
+	pp_test_erst_fill(&r);
+	r.hdr.signature_end = 0;
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -EBADMSG);
+	pp_test_erst_fill(&r);
+	r.hdr.record_length = sizeof(r.hdr) - 1;
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -EBADMSG);
+	pp_test_erst_fill(&r);
+	r.hdr.record_length = sizeof(r.hdr) + sizeof(r.sec) - 1;
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -EBADMSG);
+	pp_test_erst_fill(&r);
+	r.hdr.section_count = 0;
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -EBADMSG);
+	pp_test_erst_fill(&r);
+	r.sec.section_length = sizeof(r.mce) - 1;
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -EBADMSG);
+	pp_test_erst_fill(&r);
+	r.sec.section_offset = 0;
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -EBADMSG);
+	pp_test_erst_fill(&r);
+	r.sec.section_offset += 8;
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -EBADMSG);
+	pp_test_erst_fill(&r);
+	r.sec.section_offset = 0xffffffffU;
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -EBADMSG);
+	pp_test_erst_fill(&r);
+	r.sec.section_length = 0xffffffffU;
+	KUNIT_EXPECT_EQ(test, pp_hwerr_erst(&r, sizeof(r), &h), -EBADMSG);
+}
+
 static struct kunit_case pp_hwerr_test_cases[] = {
 	KUNIT_CASE(pp_hwerr_test_fatal),
 	KUNIT_CASE(pp_hwerr_test_several),
 	KUNIT_CASE(pp_hwerr_test_damaged),
 	KUNIT_CASE(pp_hwerr_test_panic_run),
 	KUNIT_CASE(pp_hwerr_test_panic_none),
+	KUNIT_CASE(pp_hwerr_test_erst_mce),
+	KUNIT_CASE(pp_hwerr_test_erst_other),
+	KUNIT_CASE(pp_hwerr_test_erst_damaged),
 	{}
 };
 

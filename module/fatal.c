@@ -148,6 +148,7 @@ static void pp_fatal_fill(struct pp_mce_arg *arg, const struct pp_hwerr *r)
 #else
 	m = arg;
 #endif
+	m->mcgcap = r->mcgcap;
 	m->mcgstatus = r->mcgstatus;
 	m->status = r->status;
 	m->addr = r->addr;

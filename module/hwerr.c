@@ -4,9 +4,13 @@
  * (hwerr.h)
  */
 
+#include <linux/build_bug.h>
+#include <linux/cper.h>
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
+#include <linux/uuid.h>
 
 #include "hwerr.h"
 
@@ -206,4 +210,123 @@ void pp_hwerr_panic_line(struct pp_hwerr_panic *s, const char *line,
 	/* A record's lines may go on past another message: the parser's do. */
 	s->nr_run = 0;
 	s->lost_run = 0;
+}
+
+/*
+ * The records mce_panic() writes to ERST (apei_write_mce(), x86): a CPER
+ * record whose creator is the kernel's MCE GUID (the same as pstore's,
+ * which shows them as /sys/fs/pstore/mce-erst-ID) and whose one section,
+ * of the MCE section type, is the kernel's struct mce.  Neither GUID is in
+ * a header the kernel exports.
+ */
+static const guid_t pp_hwerr_creator_mce =
+	GUID_INIT(0x75a574e3, 0x5052, 0x4b29, 0x8a, 0x8e, 0xbe, 0x2c,
+		  0x64, 0x90, 0xb8, 0x9d);
+static const guid_t pp_hwerr_section_mce =
+	GUID_INIT(0xfe08ffbe, 0x95e4, 0x4be7, 0xbc, 0x73, 0x40, 0x96,
+		  0x04, 0x4a, 0x38, 0xfc);
+
+/*
+ * x86's struct mce (uapi/asm/mce.h), the section's bytes: the same from
+ * 6.1 to 7.3 (7.x's struct mce_hw_err wraps it; apei_write_mce() still
+ * stores struct mce alone, so SYND1 and SYND2 are not kept).  Declared
+ * here so that the reader builds, and is tested, on every architecture.
+ */
+struct pp_hwerr_cper_mce {
+	u64	status;
+	u64	misc;
+	u64	addr;
+	u64	mcgstatus;
+	u64	ip;
+	u64	tsc;
+	u64	time;
+	u8	cpuvendor;
+	u8	inject_flags;
+	u8	severity;
+	u8	pad;
+	u32	cpuid;
+	u8	cs;
+	u8	bank;
+	u8	cpu;
+	u8	finished;
+	u32	extcpu;
+	u32	socketid;
+	u32	apicid;
+	u64	mcgcap;
+	u64	synd;
+	u64	ipid;
+	u64	ppin;
+	u32	microcode;
+	u64	kflags;
+};
+
+static_assert(sizeof(struct pp_hwerr_cper_mce) == 128);
+static_assert(offsetof(struct pp_hwerr_cper_mce, extcpu) == 68);
+static_assert(offsetof(struct pp_hwerr_cper_mce, microcode) == 112);
+
+/**
+ * pp_hwerr_erst - read a machine check from an ERST record
+ * @rec: the record, as erst_read() copied it
+ * @len: its length, as erst_read() returned it
+ * @out: the machine check, if there is one
+ *
+ * Any context: pure logic.  The record's header and first section
+ * descriptor are checked against @len and each other, not trusted: ERST's
+ * storage outlives the kernel that wrote it, and other creators (pstore's
+ * kernel log, firmware) share it.
+ *
+ * Return: 0 and @out filled; -ENOENT for a well-formed record that holds
+ * no machine check (another creator's, or pstore's log under the same
+ * creator GUID: its section type differs); -EBADMSG for a record that is
+ * not CPER or whose lengths and offsets do not hold together.
+ */
+int pp_hwerr_erst(const void *rec, size_t len, struct pp_hwerr *out)
+{
+	const struct cper_record_header *hdr = rec;
+	const struct cper_section_descriptor *sec;
+	struct pp_hwerr_cper_mce m;
+
+	if (len < sizeof(*hdr) ||
+	    memcmp(hdr->signature, CPER_SIG_RECORD, CPER_SIG_SIZE) ||
+	    hdr->signature_end != CPER_SIG_END ||
+	    hdr->record_length < sizeof(*hdr) || hdr->record_length > len)
+		return -EBADMSG;
+	if (!guid_equal(&hdr->creator_id, &pp_hwerr_creator_mce))
+		return -ENOENT;
+	if (!hdr->section_count ||
+	    hdr->record_length < sizeof(*hdr) + sizeof(*sec))
+		return -EBADMSG;
+	sec = rec + sizeof(*hdr);
+	if (!guid_equal(&sec->section_type, &pp_hwerr_section_mce))
+		return -ENOENT;
+	if (sec->section_length < sizeof(m) ||
+	    sec->section_offset < sizeof(*hdr) + sizeof(*sec) ||
+	    sec->section_offset > hdr->record_length ||
+	    sec->section_length > hdr->record_length - sec->section_offset)
+		return -EBADMSG;
+	memcpy(&m, rec + sec->section_offset, sizeof(m));
+
+	memset(out, 0, sizeof(*out));
+	out->mcgcap = m.mcgcap;
+	out->mcgstatus = m.mcgstatus;
+	out->status = m.status;
+	out->addr = m.addr;
+	out->misc = m.misc;
+	out->synd = m.synd;
+	out->ipid = m.ipid;
+	out->ip = m.ip;
+	out->tsc = m.tsc;
+	out->ppin = m.ppin;
+	out->walltime = m.time;
+	out->cpu = m.extcpu;
+	out->cpuid = m.cpuid;
+	out->apicid = m.apicid;
+	out->socketid = m.socketid;
+	out->microcode = m.microcode;
+	out->cs = m.cs;
+	out->bank = m.bank;
+	out->cpuvendor = m.cpuvendor;
+	/* As __print_mce() marks the RIP: MCG_STATUS_EIPV (bit 1) clear. */
+	out->inexact = m.ip && !(m.mcgstatus & BIT_ULL(1));
+	return 0;
 }

@@ -27,8 +27,12 @@
 
 #include <linux/types.h>
 
-/* The fields of struct mce that __print_mce() prints. */
+/*
+ * The fields of struct mce that __print_mce() prints, and MCG_CAP, which
+ * only a record read whole (from ERST) has: 0 from the log.
+ */
 struct pp_hwerr {
+	u64	mcgcap;
 	u64	mcgstatus;
 	u64	status;
 	u64	addr;
@@ -104,4 +108,13 @@ void pp_hwerr_panic_init(struct pp_hwerr_panic *s);
 void pp_hwerr_panic_line(struct pp_hwerr_panic *s, const char *line,
 			 size_t len);
 
+/*
+ * The largest ERST record that holds a machine check: apei_write_mce()'s
+ * is 328 bytes (the CPER record's header, one section descriptor, the
+ * kernel's struct mce).  A record read into a buffer of this size whose
+ * length is larger is another creator's.
+ */
+#define PP_HWERR_ERST_MAX	1024
+
+int pp_hwerr_erst(const void *rec, size_t len, struct pp_hwerr *out);
 #endif /* _PERF_PERSISTENT_HWERR_H */
