@@ -177,24 +177,9 @@ end_job() {
 	esac
 }
 
-# busy: how many of the running jobs take one of PP_JOBS's places: all
-# but the kernel builds started before the stages that yield (the array
-# yielding: the KCSAN kernel's, at nice 19 on the CPU the others leave).
-busy() {
-	local name n=0
-	for name in ${running[@]+"${running[@]}"}; do
-		case " ${yielding[*]-} " in
-		*" $name "*) ;;
-		*) n=$((n + 1)) ;;
-		esac
-	done
-	echo "$n"
-}
-
 # run_jobs: run the queued jobs.  The jobs already started (the array
 # early, if set: the kernel builds started before the stages) run from the
-# start; those of them not in the array yielding take one of PP_JOBS's
-# places.
+# start and take one of PP_JOBS's places each.
 run_jobs() {
 	local jobs=${PP_JOBS:-$(nproc)} running=(${early[@]+"${early[@]}"})
 	local queue=("${jobs_q[@]}") rest
@@ -211,7 +196,7 @@ run_jobs() {
 				# A kernel not built fails what needs it.
 				echo "1 0" >"$jobdir/$name.rc" ;;
 			ready)
-				if [ "$(busy)" -lt "$jobs" ]; then
+				if [ ${#running[@]} -lt "$jobs" ]; then
 					start_job "$name"
 					running+=("$name")
 				else
