@@ -32,11 +32,26 @@ stage() {
 	shift
 	echo "==== $name"
 	start=$(date +%s)
-	"$@" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
-	echo "==== $name: $(($(date +%s) - start)) s, exit $rc"
+	# In a subshell, whose times are the stage's alone (not a job's
+	# reaped meanwhile).
+	(
+		"$@" 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]}
+		times >"$log.times"
+		exit "$rc"
+	)
+	rc=$?
+	echo "==== $name: $(($(date +%s) - start)) s (CPU $(cpu_of "$log.times") s), exit $rc"
+	rm -f "$log.times"
 	note_failures "$name"
 	return "$rc"
+}
+
+# cpu_of FILE: the children's CPU seconds in FILE, what times printed
+# (its second line, user and system time: "1m2.500s 0m3.250s").
+cpu_of() {
+	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) {
+		split($i, a, /[ms]/); t += a[1] * 60 + a[2] }; printf "%d", t }' "$1"
 }
 
 # count_one NAME RC: a stage that is one check.
@@ -149,14 +164,11 @@ start_job() {
 		s=$(date +%s)
 		eval "$(cat "$jobdir/$name.cmd")" >"$jobdir/$name.log" 2>&1
 		rc=$?
-		# The CPU time of the job's processes: times' second line, the
-		# children's user and system time (e.g. "1m2.500s 0m3.250s").
-		# times runs in this shell, not in a command substitution's
-		# subshell, which has no children.
+		# The CPU time of the job's processes.  times runs in this
+		# shell, not in a command substitution's subshell, which has
+		# no children.
 		times >"$jobdir/$name.times"
-		cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) {
-			split($i, a, /[ms]/); t += a[1] * 60 + a[2] }; printf "%d", t }' \
-			"$jobdir/$name.times")
+		cpu=$(cpu_of "$jobdir/$name.times")
 		echo "$rc $(($(date +%s) - s)) $cpu" >"$jobdir/$name.rc.tmp"
 		mv "$jobdir/$name.rc.tmp" "$jobdir/$name.rc"
 	) &
