@@ -144,6 +144,8 @@ install-boot-config:
 		$(DESTDIR)/etc/modules-load.d/perf-persistent.conf
 	install -D -m 0644 etc/modprobe.d/perf-persistent.conf \
 		$(DESTDIR)/etc/modprobe.d/perf-persistent.conf
+	install -D -m 0644 etc/systemd/system/systemd-pstore.service.d/perf-persistent.conf \
+		$(DESTDIR)/etc/systemd/system/systemd-pstore.service.d/perf-persistent.conf
 
 # What install and install-boot-config installed: the module for KVER, the
 # tool, the man page, the boot-time configuration.  No build tree needed:
@@ -156,7 +158,9 @@ uninstall:
 		depmod -b $(or $(INSTALL_MOD_PATH),/) -a $(UNINSTALL_KVER); fi
 	$(MAKE) -C tools uninstall
 	rm -f $(DESTDIR)/etc/modules-load.d/perf-persistent.conf \
-		$(DESTDIR)/etc/modprobe.d/perf-persistent.conf
+		$(DESTDIR)/etc/modprobe.d/perf-persistent.conf \
+		$(DESTDIR)/etc/systemd/system/systemd-pstore.service.d/perf-persistent.conf
+	-rmdir $(DESTDIR)/etc/systemd/system/systemd-pstore.service.d 2>/dev/null
 
 # Documentation/ as HTML, with Sphinx (python3-sphinx), warnings as errors.
 htmldocs:

@@ -56,18 +56,6 @@
 #include "event.h"
 #include "fatal.h"
 #include "hwerr.h"
-#include "pp_features.h"
-
-/* mce_record's argument: struct pp_mce_arg. */
-#if PP_HAVE_MCE_HW_ERR
-#define pp_mce_arg	mce_hw_err
-#else
-#define pp_mce_arg	mce
-#endif
-
-/* struct pp_direct_desc's @one, for mce_record. */
-typedef void (*pp_fatal_one_t)(void *ev, unsigned long ip, int origin,
-			       struct pp_mce_arg *arg);
 
 /* The records whose keys the decoder notifier keeps. */
 #define PP_FATAL_SEEN	64
@@ -135,8 +123,14 @@ static bool pp_fatal_was_seen(const struct pp_hwerr *r)
 	return false;
 }
 
-/* mce_record's argument, as the kernel had it, from what it printed. */
-static void pp_fatal_fill(struct pp_mce_arg *arg, const struct pp_hwerr *r)
+/**
+ * pp_mce_fill - mce_record's argument, as the kernel had it
+ * @arg: out
+ * @r: what the kernel printed or wrote to ERST of it
+ *
+ * Any context.
+ */
+void pp_mce_fill(struct pp_mce_arg *arg, const struct pp_hwerr *r)
 {
 	struct mce *m;
 
@@ -173,7 +167,7 @@ static void pp_fatal_fill(struct pp_mce_arg *arg, const struct pp_hwerr *r)
 /* Write pp_fatal_arg into @ev if it records mce_record's hits itself. */
 static void pp_fatal_write(struct pp_event *ev)
 {
-	pp_fatal_one_t one = pp_fatal_desc->one;
+	pp_mce_one_t one = pp_fatal_desc->one;
 
 	if (ev->direct != pp_fatal_desc || !READ_ONCE(ev->tp) ||
 	    ev->scope.kind != PERF_PERSISTENT_SCOPE_CPUS)
@@ -208,7 +202,7 @@ void pp_fatal_panic(void)
 			known++;
 			continue;
 		}
-		pp_fatal_fill(&pp_fatal_arg, r);
+		pp_mce_fill(&pp_fatal_arg, r);
 		pp_fatal_written = 0;
 		pp_events_walk_listed(pp_fatal_write);
 		writes += pp_fatal_written;

@@ -25,6 +25,8 @@
  *               a reserve_mem label, or SIZE@ADDRESS (region.c).  Empty
  *               (the default): none.  A region that cannot be used fails
  *               the load, with the reason in the log.
+ *   erst_clear= clear from ERST the machine checks that boot_errors took
+ *               at load (boot_errors.c; default N).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -35,6 +37,7 @@
 #include <linux/string.h>
 #include <linux/trace_events.h>
 
+#include "boot_errors.h"
 #include "buffer.h"
 #include "control.h"
 #include "direct.h"
@@ -304,7 +307,7 @@ static void publish_previous(void)
 		list_del(&fe->node);
 		strscpy(name, fe->name, sizeof(name));
 		/* The event takes @fe, or frees it. */
-		ret = pp_ops_create_previous(fe, &id);
+		ret = pp_ops_create_previous(fe, NULL, NULL, &id);
 		if (ret)
 			pr_err("previous boot: %s: cannot show it: %d\n", name,
 			       ret);
@@ -376,8 +379,10 @@ static int __init pp_init(void)
 		goto err_control;
 
 	publish_previous();
+	pp_boot_errors_publish();
 	take_entries(events, "events", create_load_event);
 	take_entries(triggers, "triggers", set_load_trigger);
+	/* boot_errors.c reads this line back at a later load: keep its words. */
 	pr_info("version %s loaded\n", PP_VERSION);
 	return 0;
 

@@ -274,8 +274,11 @@ int pp_ops_create(const struct pp_event_spec *spec, u32 *id)
 }
 
 /**
- * pp_ops_create_previous - show a previous boot's event found in the region
- * @fe: what previous.c found; the new event takes it, or it is freed
+ * pp_ops_create_previous - show a previous boot's event
+ * @fe: what was found of it; the new event takes it, or it is freed
+ * @fill: called with the event before anyone can see it, to write its
+ *	records (boot_errors), or NULL
+ * @data: @fill's
  * @id: out: the event's id in this boot
  *
  * The event is listed, detached, with instances/previous.<name>/ in
@@ -283,7 +286,9 @@ int pp_ops_create(const struct pp_event_spec *spec, u32 *id)
  *
  * Return: 0, or the registry's or sysfs's errno.
  */
-int pp_ops_create_previous(struct pp_found_event *fe, u32 *id)
+int pp_ops_create_previous(struct pp_found_event *fe,
+			   void (*fill)(struct pp_event *ev, void *data),
+			   void *data, u32 *id)
 {
 	struct pp_event *ev;
 	int ret;
@@ -291,6 +296,8 @@ int pp_ops_create_previous(struct pp_found_event *fe, u32 *id)
 	ev = pp_event_alloc_previous(fe);
 	if (IS_ERR(ev))
 		return PTR_ERR(ev);
+	if (fill)
+		fill(ev, data);
 	mutex_lock(&pp_registry.lock);
 	ret = pp_registry_reserve(&pp_registry, &ev->entry, NULL);
 	if (ret)

@@ -12,6 +12,7 @@
 
 #include <uapi/linux/perf_persistent.h>
 
+struct pp_event;
 struct pp_event_spec;
 struct pp_filter;
 
@@ -45,7 +46,9 @@ extern unsigned long pp_default_buffer_size;
 
 int pp_ops_create(const struct pp_event_spec *spec, u32 *id);
 struct pp_found_event;
-int pp_ops_create_previous(struct pp_found_event *fe, u32 *id);
+int pp_ops_create_previous(struct pp_found_event *fe,
+			   void (*fill)(struct pp_event *ev, void *data),
+			   void *data, u32 *id);
 int pp_ops_id(const char *name, u32 *id);
 int pp_ops_destroy(u32 id, const void *file);
 int pp_ops_detach(u32 id, const void *file);

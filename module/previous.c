@@ -389,6 +389,7 @@ void pp_previous_find(struct pp_region *r)
 			pr_warn("previous boot: %s: no memory to keep it\n", d->name);
 			continue;
 		}
+		fe->clock = pb->clock;
 		pp_found_event_log(fe);
 		list_add_tail(&fe->node, &pb->list);
 		pb->events++;

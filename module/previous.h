@@ -40,6 +40,9 @@ struct pp_found_cpu {
  * @attr: its source attr (the fields this kernel knows)
  * @buffer_size: per-CPU buffer size
  * @format: its tracepoint's format text, or NULL
+ * @clock: the clock pair its records' times turn into wall-clock times
+ *	with: the previous boot's newest, or this boot's for records written
+ *	at load (boot_errors)
  * @nr: entries of @cpus: its CPUs that had a buffer
  * @cpus: per CPU
  */
@@ -51,6 +54,7 @@ struct pp_found_event {
 	struct perf_event_attr	attr;
 	unsigned long		buffer_size;
 	char			*format;
+	struct pp_region_clock	clock;
 	unsigned int		nr;
 	struct pp_found_cpu	cpus[];
 };

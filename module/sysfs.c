@@ -466,6 +466,19 @@ static ssize_t previous_id_show(struct kobject *kobj, struct kobj_attribute *a,
 	return sysfs_emit(buf, "%u\n", kobj_event(kobj)->prev->id);
 }
 
+/*
+ * A previous boot's event: the clock pair "LOCAL_NS REALTIME_NS" that
+ * turns its records' times into wall-clock times (previous_boot/clock for
+ * the region's events; this boot's for boot_errors, written at load).
+ */
+static ssize_t previous_clock_show(struct kobject *kobj,
+				   struct kobj_attribute *a, char *buf)
+{
+	const struct pp_found_event *fe = kobj_event(kobj)->prev;
+
+	return sysfs_emit(buf, "%llu %llu\n", fe->clock.local, fe->clock.real);
+}
+
 static ssize_t frozen_at_show(struct kobject *kobj, struct kobj_attribute *a,
 			      char *buf)
 {
@@ -544,6 +557,8 @@ static struct kobj_attribute pp_path_attr = __ATTR_RO(path);
 static struct kobj_attribute pp_scope_attr = __ATTR_RO(scope);
 static struct kobj_attribute pp_found_attr = __ATTR_RO(found);
 static struct kobj_attribute pp_previous_id_attr = __ATTR_RO(previous_id);
+static struct kobj_attribute pp_previous_clock_attr =
+	__ATTR(clock, 0444, previous_clock_show, NULL);
 static struct kobj_attribute pp_tracepoint_attr = __ATTR_RO(tracepoint);
 static struct kobj_attribute pp_region_attr = __ATTR(region, 0400, region_show,
 						     NULL);
@@ -586,6 +601,7 @@ static struct attribute *pp_previous_attrs[] = {
 	&pp_format_attr.attr,
 	&pp_tracepoint_attr.attr,
 	&pp_found_attr.attr,
+	&pp_previous_clock_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(pp_previous);

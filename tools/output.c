@@ -370,6 +370,10 @@ const char *record_origin(const struct pp_decoded *d)
 	switch (pid) {
 	case PERF_PERSISTENT_ORIGIN_PANIC:
 		return "taken at the panic from the kernel log";
+	case PERF_PERSISTENT_ORIGIN_ERST:
+		return "read at load from ERST";
+	case PERF_PERSISTENT_ORIGIN_BOOT_LOG:
+		return "logged before the load";
 	}
 	return NULL;
 }

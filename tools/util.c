@@ -324,7 +324,15 @@ static struct pp_printer *previous_printer(const struct pp_event_desc *desc,
 		free(tp);
 		free(fmt);
 	}
-	clock = pmu_file("previous_boot/clock");
+	/*
+	 * The event's own clock pair (boot_errors' is this boot's), else the
+	 * previous boot's (a module before the event had one).
+	 */
+	snprintf(rel, sizeof(rel), "instances/%s%s/clock", PP_PREVIOUS_PREFIX,
+		 desc->info.name);
+	clock = pmu_file(rel);
+	if (!clock)
+		clock = pmu_file("previous_boot/clock");
 	if (p && clock &&
 	    sscanf(clock, "%llu %llu", &c.clock_ns, &c.realtime_ns) == 2)
 		printer_set_clock(p, &c, wall_clock);

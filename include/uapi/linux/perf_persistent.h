@@ -103,6 +103,27 @@
 #define PERF_PERSISTENT_ORIGIN_PANIC	(-1)
 
 /*
+ * The records of the read-only event "boot_errors" (a previous event,
+ * written at load: errors from before the module loaded), mce_record's
+ * payload each:
+ *
+ * ORIGIN_ERST: a machine check that x86's mce_panic() wrote to the
+ * platform's persistent error store (ACPI ERST) at a panic, in this boot
+ * or one before it, however the machine was reset, a power cycle
+ * included.  Every field is the kernel's, mcgcap included.
+ *
+ * ORIGIN_BOOT_LOG: a machine check that the kernel logged ("[Hardware
+ * Error]" lines) before the module loaded: errors the MCA banks still held
+ * at boot, and corrected errors of this boot before the load.  mcgcap is
+ * 0, as at the panic.
+ *
+ * Their samples' time, CPU, pid and tid are those of the load that wrote
+ * them; the payload's time (walltime) and cpu fields are the error's.
+ */
+#define PERF_PERSISTENT_ORIGIN_ERST	(-2)
+#define PERF_PERSISTENT_ORIGIN_BOOT_LOG	(-3)
+
+/*
  * A persistent event's buffer, as mapped read-only through
  * /dev/perf_persistent (see PERF_PERSISTENT_MMAP_OFFSET): one control page,
  * then data_size bytes of records written backward, zero copy.
