@@ -1,21 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tests/fatal-erst.sh - a fatal machine check kept in ERST across a cold
-# power-off.  Run by scripts/fatal-check in two vm-runs that share QEMU's
-# ERST storage (--erst FILE), each without the module loaded at boot
-# (--no-load) and without a region.
+# power-off, and an error left in the MCA banks across a reset.  Run by
+# scripts/fatal-check in two vm-runs that share QEMU's ERST storage
+# (--erst FILE), each without the module loaded at boot (--no-load) and
+# without a region.
 #   PHASE=panic: a fatal machine check raised by QEMU's monitor ("vm-run:
 #   monitor mce ..."); the kernel's mce_panic() writes it to ERST and
 #   panics, and QEMU exits.
-#   PHASE=after: a new QEMU, fresh RAM.  A corrected error through
-#   mce-inject before the module loads, logged by the kernel; then the
-#   module, whose boot_errors must hold both ("==== after script", and
-#   as JSON), and another corrected error while it is loaded.  The module
-#   loaded again finds the same two, not the error its first load had
+#   PHASE=after: a new QEMU, fresh RAM, two boots (vm-run --reset-by
+#   monitor, mce=bootlog).  The first puts a corrected error in bank 3
+#   through QEMU's monitor and has the machine reset before the kernel
+#   polls the bank: QEMU keeps the bank, and the second boot's kernel logs
+#   it ("TSC 0").  Then a corrected error through mce-inject before the
+#   module loads, logged by the kernel; then the module, whose
+#   boot_errors must hold all three ("==== after script", and as JSON),
+#   and another corrected error while it is loaded.  The module loaded
+#   again finds the same three, not the error its first load had
 #   recorded, and keeps ERST as it was (erst_clear is off by default):
-#   "==== after again"; loaded with erst_clear=1 it
-#   reads the record and clears it ("==== after clear"), and the load
-#   after that finds the logged error only ("==== after cleared").
+#   "==== after again"; loaded with erst_clear=1 it reads the record and
+#   clears it ("==== after clear"), and the load after that finds the
+#   logged errors only ("==== after cleared").
 # MCE sets QEMU's command: "CPU BANK STATUS MCG_STATUS ADDR MISC".
 . ./lib.sh
 
@@ -24,6 +29,16 @@ if [ "$PHASE" = panic ]; then
 	pp_console_drain
 	echo "vm-run: monitor mce $MCE"
 	# The machine check's panic ends this boot, or vm-run's timeout does.
+	sleep 600
+fi
+
+# The first boot after the power-off: an error in bank 3, then a reset
+# with no kernel path (the bank is polled every five minutes).
+if ! dmesg | grep -q 'Bank 3: 9c00000000030151'; then
+	echo "==== after bank"
+	echo "vm-run: monitor mce 0 3 0x9c00000000030151 0 0x3456000 0"
+	pp_console_drain
+	echo "vm-run: reset me"
 	sleep 600
 fi
 
