@@ -38,7 +38,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include <linux/trace_events.h>
 #include <acpi/apei.h>
 #include <uapi/linux/perf_persistent.h>
 
@@ -178,30 +177,27 @@ static void pp_boot_errors_erst(struct pp_boot_errors *s) { }
  */
 static void pp_boot_errors_log(struct pp_boot_errors *s)
 {
-	struct pp_hwerr_parser *p;
+	struct pp_hwerr_parser p;
 	struct kmsg_dump_iter iter;
 	struct pp_hwerr r;
 	size_t len;
 	char *line;
 
-	p = kmalloc(sizeof(*p), GFP_KERNEL);
 	line = kmalloc(PP_BOOT_ERRORS_LINE, GFP_KERNEL);
-	if (!p || !line)
-		goto out_free;
-	pp_hwerr_parser_init(p);
+	if (!line)
+		return;
+	pp_hwerr_parser_init(&p);
 	kmsg_dump_rewind(&iter);
 	while (kmsg_dump_get_line(&iter, false, line, PP_BOOT_ERRORS_LINE,
 				  &len)) {
 		if (strnstr(line, PP_BOOT_ERRORS_LOADED, len))
 			break;
-		if (!pp_hwerr_parse_line(p, line, len, &r))
+		if (!pp_hwerr_parse_line(&p, line, len, &r))
 			continue;
 		s->logged++;
 		pp_boot_errors_add(s, &r, PERF_PERSISTENT_ORIGIN_BOOT_LOG);
 	}
-out_free:
 	kfree(line);
-	kfree(p);
 }
 
 /*
@@ -213,15 +209,11 @@ static void pp_boot_errors_fill(struct pp_event *ev, void *data)
 {
 	struct pp_boot_errors *s = data;
 	struct pp_found_cpu *fc = &ev->prev->cpus[0];
+	struct pp_buffer *buf = per_cpu_ptr(ev->cpus, fc->cpu)->buf;
 	pp_mce_one_t one = s->desc->one;
-	struct pp_mce_arg *arg;
-	struct pp_buffer *buf;
+	struct pp_mce_arg arg;
 	unsigned int i, cpu;
 
-	arg = kmalloc(sizeof(*arg), GFP_KERNEL);
-	buf = per_cpu_ptr(ev->cpus, fc->cpu)->buf;
-	if (!arg)
-		goto out;
 	cpu = get_cpu();
 	if (cpu != fc->cpu) {
 		per_cpu_ptr(ev->cpus, fc->cpu)->buf = NULL;
@@ -230,15 +222,13 @@ static void pp_boot_errors_fill(struct pp_event *ev, void *data)
 		buf->ext->cpu = cpu;
 	}
 	for (i = 0; i < s->nr; i++) {
-		pp_mce_fill(arg, &s->rec[i]);
-		one(ev, _THIS_IP_, s->origin[i], arg);
+		pp_mce_fill(&arg, &s->rec[i]);
+		one(ev, _THIS_IP_, s->origin[i], &arg);
 	}
 	/* Their times turn into wall-clock times with this boot's clock. */
 	ev->prev->clock.local = local_clock();
 	ev->prev->clock.real = ktime_get_real_ns();
 	put_cpu();
-	kfree(arg);
-out:
 	/* Nothing records into it any more; it is read as it is. */
 	pp_buffer_set_paused(buf, true);
 }
@@ -246,20 +236,14 @@ out:
 /* boot_errors, without its records: a previous event of mce_record's. */
 static struct pp_found_event *pp_boot_errors_event(void)
 {
-	struct trace_event_file *file;
 	struct pp_found_event *fe;
 	struct pp_buffer *buf;
 
 	fe = kzalloc(struct_size(fe, cpus, 1), GFP_KERNEL);
 	if (!fe)
 		return NULL;
-	file = trace_get_event_file(NULL, "mce", "mce_record");
-	if (IS_ERR(file))
-		goto err_free;
-	fe->attr.config = file->event_call->event.type;
-	fe->format = pp_dump_format(file->event_call);
-	trace_put_event_file(file);
-	if (!fe->format)
+	if (pp_tracepoint_lookup("mce", "mce_record", &fe->attr.config,
+				 &fe->format) || !fe->format)
 		goto err_free;
 
 	strscpy(fe->name, PP_BOOT_ERRORS_NAME, sizeof(fe->name));

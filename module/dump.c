@@ -127,6 +127,34 @@ none:
 	return NULL;
 }
 
+/**
+ * pp_tracepoint_lookup - a tracepoint's perf id, and its format text
+ * @system: its trace system
+ * @name: its name
+ * @id: out: its id, as tracefs events/<system>/<name>/id shows it
+ * @format: out if not NULL: its format text (pp_dump_format()), NULL if
+ *	it has none or no memory was left for it
+ *
+ * Process context.
+ *
+ * Return: 0, -ENOENT if this kernel has no such tracepoint, or the
+ * errno of trace_get_event_file().
+ */
+int pp_tracepoint_lookup(const char *system, const char *name, u64 *id,
+			 char **format)
+{
+	struct trace_event_file *file;
+
+	file = trace_get_event_file(NULL, system, name);
+	if (IS_ERR(file))
+		return PTR_ERR(file) == -EINVAL ? -ENOENT : PTR_ERR(file);
+	*id = file->event_call->event.type;
+	if (format)
+		*format = pp_dump_format(file->event_call);
+	trace_put_event_file(file);
+	return 0;
+}
+
 /* The line and chunk buffers of the one dump a boot writes. */
 static atomic_t pp_dumped = ATOMIC_INIT(0);
 static char pp_line[PP_DUMP_LINE_MAX];

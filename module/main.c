@@ -35,7 +35,6 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/trace_events.h>
 
 #include "boot_errors.h"
 #include "buffer.h"
@@ -97,19 +96,6 @@ MODULE_PARM_DESC(region, "memory reserved at boot for buffers kept across a rebo
 	 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |	\
 	 PERF_SAMPLE_RAW)
 
-/* The tracepoint's perf id, as in tracefs events/<system>/<name>/id. */
-static int tracepoint_id(const char *system, const char *name, u64 *id)
-{
-	struct trace_event_file *file;
-
-	file = trace_get_event_file(NULL, system, name);
-	if (IS_ERR(file))
-		return PTR_ERR(file) == -EINVAL ? -ENOENT : PTR_ERR(file);
-	*id = file->event_call->event.type;
-	trace_put_event_file(file);
-	return 0;
-}
-
 static int create_load_event(char *entry)
 {
 	struct pp_event_spec spec = {
@@ -146,7 +132,7 @@ static int create_load_event(char *entry)
 		return -EINVAL;
 	}
 	*name++ = '\0';
-	ret = tracepoint_id(system, name, &spec.attr.config);
+	ret = pp_tracepoint_lookup(system, name, &spec.attr.config, NULL);
 	if (ret == -ENOENT && optional) {
 		pr_info("events: %s:%s: not on this kernel, not recorded\n",
 			system, name);

@@ -44,13 +44,12 @@ fi
 
 # inject STATUS: a corrected error in bank 1; the kernel logs it from a
 # work item: wait for its line.
+logged() {
+	dmesg | grep -q "Bank 1: $1"
+}
 inject() {
 	pp_inject_mce 0 "0x$1" 1
-	i=0
-	until dmesg | grep -q "Bank 1: $1" || [ $i -ge 300 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
+	pp_wait_until -- logged "$1"
 }
 inject 9c000000000b0151
 

@@ -57,6 +57,8 @@ int pp_dump_range(const struct pp_buffer *buf, unsigned long budget,
 struct trace_event_call;
 
 char *pp_dump_format(struct trace_event_call *call);
+int pp_tracepoint_lookup(const char *system, const char *name, u64 *id,
+			 char **format);
 int pp_dump_init(void);
 void pp_dump_exit(void);
 
