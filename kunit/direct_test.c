@@ -31,6 +31,9 @@ static const char *const covered[][2] = {
 #ifdef CONFIG_X86_MCE
 	{ "mce", "mce_record" },
 #endif
+#ifdef CONFIG_RAS
+	{ "ras", "non_standard_event" },
+#endif
 };
 
 /* Every covered tracepoint has an encoder; others, or a wrong system, none. */

@@ -29,11 +29,17 @@
 #include <trace/events/timer.h>
 /*
  * Machine-check events exist on x86 only: trace/events/mce.h needs
- * asm/mce.h.  Elsewhere the machine errors are the RAS tracepoints, which
+ * asm/mce.h.  Of the RAS tracepoints, which exist with CONFIG_RAS on every
+ * architecture, non_standard_event has an encoder: the module writes the
+ * firmware's error sections into it itself (fw_errors.c).  The others
  * record through perf's path.
  */
 #ifdef CONFIG_X86_MCE
 #include <trace/events/mce.h>
+#endif
+#ifdef CONFIG_RAS
+#undef TRACE_INCLUDE_FILE
+#include <ras/ras_event.h>
 #endif
 
 /*
@@ -55,6 +61,10 @@
 #define PP_TRACE_HEADER "trace/events/mce.h"
 #include "direct_stages.h"
 #endif
+#ifdef CONFIG_RAS
+#define PP_TRACE_HEADER "ras/ras_event.h"
+#include "direct_stages.h"
+#endif
 
 const struct pp_direct_desc *const pp_direct_descs[] = {
 	&pp_direct_desc_sys_enter,
@@ -70,6 +80,9 @@ const struct pp_direct_desc *const pp_direct_descs[] = {
 	&pp_direct_desc_softirq_exit,
 #ifdef CONFIG_X86_MCE
 	&pp_direct_desc_mce_record,
+#endif
+#ifdef CONFIG_RAS
+	&pp_direct_desc_non_standard_event,
 #endif
 	&pp_direct_desc_hrtimer_expire_entry,
 };

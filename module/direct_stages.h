@@ -25,6 +25,8 @@
 #endif
 
 #define TRACE_HEADER_MULTI_READ
+/* ras_event.h defines it without taking back the last header's. */
+#undef TRACE_INCLUDE_FILE
 
 /* Every event shape becomes a class and its events, as trace_events.h has it. */
 #undef TRACE_EVENT

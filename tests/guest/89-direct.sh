@@ -20,6 +20,14 @@ irq:softirq_entry irq:softirq_exit timer:hrtimer_expire_entry"
 # mce_record where there are machine checks (the module has its encoder
 # only there).
 ! pp_have_mce || covered="$covered mce:mce_record"
+# non_standard_event where the kernel has the RAS tracepoints, fired by
+# the lab's pp_ras module (tests/kmod/pp_ras.c).
+ras=0
+if [ -d /sys/kernel/tracing/events/ras/non_standard_event ] &&
+	modprobe pp_ras 2>/dev/null; then
+	ras=1
+	covered="$covered ras:non_standard_event"
+fi
 
 # Does TP call its probes with preemption enabled, where the task can be
 # preempted between perf's probe and the direct one, and move to another
@@ -77,6 +85,7 @@ for i in 1 2 3 4 5 6 7 8; do
 	sh -c 'exit 3'
 	sleep 0.05
 	echo "89-direct: serial output $i" >/dev/console
+	[ "$ras" = 0 ] || echo "$i" >/sys/kernel/debug/pp_ras/non_standard_event
 done
 # Short sleeps from two tasks at once: their hrtimers expire where the
 # tick can interrupt them between the two probes (on PREEMPT_RT in a
