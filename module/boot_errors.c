@@ -33,23 +33,17 @@
 
 #include <linux/kmsg_dump.h>
 #include <linux/moduleparam.h>
-#include <linux/percpu.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/timekeeping.h>
 #include <acpi/apei.h>
 #include <uapi/linux/perf_persistent.h>
 
 #include "boot_errors.h"
-#include "buffer.h"
 #include "direct.h"
-#include "perf_persistent/dump.h"
 #include "event.h"
 #include "fatal.h"
 #include "hwerr.h"
 #include "ops.h"
-#include "previous.h"
 
 static bool clear_erst;
 module_param_named(erst_clear, clear_erst, bool, 0444);
@@ -201,75 +195,24 @@ static void pp_boot_errors_log(struct pp_boot_errors *s)
 }
 
 /*
- * Write @s's records into boot_errors, before it is published: the
- * buffer goes to the CPU this runs on, preemption disabled meanwhile as
- * the encoder needs.  Process context.
+ * Write @s's records into boot_errors, before it is published, on the CPU
+ * this runs on, preemption disabled as the encoder needs.  Process
+ * context.
  */
 static void pp_boot_errors_fill(struct pp_event *ev, void *data)
 {
 	struct pp_boot_errors *s = data;
-	struct pp_found_cpu *fc = &ev->prev->cpus[0];
-	struct pp_buffer *buf = per_cpu_ptr(ev->cpus, fc->cpu)->buf;
 	pp_mce_one_t one = s->desc->one;
+	struct pp_buffer *buf;
 	struct pp_mce_arg arg;
-	unsigned int i, cpu;
+	unsigned int i;
 
-	cpu = get_cpu();
-	if (cpu != fc->cpu) {
-		per_cpu_ptr(ev->cpus, fc->cpu)->buf = NULL;
-		per_cpu_ptr(ev->cpus, cpu)->buf = buf;
-		fc->cpu = cpu;
-		buf->ext->cpu = cpu;
-	}
+	buf = pp_ops_fill_begin(ev);
 	for (i = 0; i < s->nr; i++) {
 		pp_mce_fill(&arg, &s->rec[i]);
 		one(ev, _THIS_IP_, s->origin[i], &arg);
 	}
-	/* Their times turn into wall-clock times with this boot's clock. */
-	ev->prev->clock.local = local_clock();
-	ev->prev->clock.real = ktime_get_real_ns();
-	put_cpu();
-	/* Nothing records into it any more; it is read as it is. */
-	pp_buffer_set_paused(buf, true);
-}
-
-/* boot_errors, without its records: a previous event of mce_record's. */
-static struct pp_found_event *pp_boot_errors_event(void)
-{
-	struct pp_found_event *fe;
-	struct pp_buffer *buf;
-
-	fe = kzalloc(struct_size(fe, cpus, 1), GFP_KERNEL);
-	if (!fe)
-		return NULL;
-	if (pp_tracepoint_lookup("mce", "mce_record", &fe->attr.config,
-				 &fe->format) || !fe->format)
-		goto err_free;
-
-	strscpy(fe->name, PP_BOOT_ERRORS_NAME, sizeof(fe->name));
-	strscpy(fe->tp_name, "mce:mce_record", sizeof(fe->tp_name));
-	fe->attr.type = PERF_TYPE_TRACEPOINT;
-	fe->attr.size = sizeof(fe->attr);
-	fe->attr.sample_period = 1;
-	fe->attr.sample_type = PP_DIRECT_FIELDS;
-	fe->buffer_size = PP_BOOT_ERRORS_SIZE;
-
-	buf = pp_buffer_alloc(fe->buffer_size);
-	if (IS_ERR(buf))
-		goto err_free;
-	/* Any CPU: pp_boot_errors_fill() moves it to the one it runs on. */
-	fe->nr = 1;
-	fe->cpus[0].cpu = raw_smp_processor_id();
-	fe->cpus[0].stop = PP_FOUND_WHOLE;
-	fe->cpus[0].buf = buf;
-	buf->ext->sample_type = fe->attr.sample_type;
-	buf->ext->id = fe->id;
-	buf->ext->cpu = fe->cpus[0].cpu;
-	return fe;
-
-err_free:
-	pp_found_event_free(fe);
-	return NULL;
+	pp_ops_fill_end(ev, buf);
 }
 
 /**
@@ -299,7 +242,9 @@ void pp_boot_errors_publish(void)
 		goto out;
 
 	s->desc = pp_direct_find("mce", "mce_record");
-	fe = s->desc ? pp_boot_errors_event() : NULL;
+	fe = s->desc ? pp_ops_found_here(PP_BOOT_ERRORS_NAME, "mce",
+					 "mce_record", PP_BOOT_ERRORS_SIZE) :
+		       NULL;
 	if (!fe) {
 		pr_warn("boot errors: cannot make %s\n", PP_BOOT_ERRORS_NAME);
 		goto out;

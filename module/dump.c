@@ -7,7 +7,8 @@
  * notifier), the newest records of the events flagged for it go to the
  * kernel log, once per boot.  On panic, the records of a fatal machine
  * check, which no tracepoint saw, are written into mce_record first
- * (fatal.c), so that the dump has them.  Module parameters:
+ * (fatal.c), and the sections of a fatal GHES error into
+ * non_standard_event (fw_errors.c), so that the dump has them.  Module parameters:
  *
  *   crash_dump=     dump on panic and oops (default Y; writable)
  *   crash_dump_kb=  bytes of records per event, shared by its CPUs
@@ -39,6 +40,7 @@
 #include "perf_persistent/dump.h"
 #include "event.h"
 #include "fatal.h"
+#include "fw_errors.h"
 
 static bool crash_dump = true;
 module_param(crash_dump, bool, 0644);
@@ -262,8 +264,9 @@ static void pp_dump(const char *reason)
 static int pp_panic_notify(struct notifier_block *nb, unsigned long event,
 			   void *msg)
 {
-	/* A fatal machine check's records first, so the dump has them. */
+	/* A fatal hardware error's records first, so the dump has them. */
 	pp_fatal_panic();
+	pp_fw_errors_panic(msg);
 	pp_dump("panic");
 	return NOTIFY_DONE;
 }
@@ -294,6 +297,7 @@ int pp_dump_init(void)
 	if (ret)
 		return ret;
 	pp_fatal_init();
+	pp_fw_errors_init();
 	atomic_notifier_chain_register(&panic_notifier_list, &pp_panic_nb);
 	return 0;
 }
@@ -302,6 +306,7 @@ int pp_dump_init(void)
 void pp_dump_exit(void)
 {
 	atomic_notifier_chain_unregister(&panic_notifier_list, &pp_panic_nb);
+	pp_fw_errors_exit();
 	pp_fatal_exit();
 	unregister_die_notifier(&pp_die_nb);
 }

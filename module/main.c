@@ -37,6 +37,7 @@
 #include <linux/string.h>
 
 #include "boot_errors.h"
+#include "fw_errors.h"
 #include "buffer.h"
 #include "control.h"
 #include "direct.h"
@@ -366,6 +367,7 @@ static int __init pp_init(void)
 
 	publish_previous();
 	pp_boot_errors_publish();
+	pp_fw_errors_publish();
 	take_entries(events, "events", create_load_event);
 	take_entries(triggers, "triggers", set_load_trigger);
 	/* boot_errors.c reads this line back at a later load: keep its words. */

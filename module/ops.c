@@ -36,11 +36,14 @@
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/trace_events.h>
 #include <linux/xarray.h>
 
+#include "buffer.h"
 #include "direct.h"
 #include "perf_persistent/dump.h"
 #include "event.h"
@@ -271,6 +274,104 @@ int pp_ops_create(const struct pp_event_spec *spec, u32 *id)
 		ret = pp_ops_create_once(spec, id);
 	}
 	return ret;
+}
+
+/**
+ * pp_ops_found_here - a read-only event of this boot's, shown with the
+ *	previous boot's events, without its records
+ * @name: its name
+ * @system: its tracepoint's trace system
+ * @tp: its tracepoint, whose format its records have
+ * @size: its one buffer's size
+ *
+ * For the errors from before the load that the module collects itself
+ * (boot_errors.c, fw_errors.c): pp_ops_create_previous() shows it, with a
+ * fill that writes its records between pp_ops_fill_begin() and
+ * pp_ops_fill_end().  Process context.
+ *
+ * Return: the event found, or NULL if the tracepoint is not there or
+ * memory is short.
+ */
+struct pp_found_event *pp_ops_found_here(const char *name, const char *system,
+					 const char *tp, unsigned long size)
+{
+	struct pp_found_event *fe;
+	struct pp_buffer *buf;
+
+	fe = kzalloc(struct_size(fe, cpus, 1), GFP_KERNEL);
+	if (!fe)
+		return NULL;
+	if (pp_tracepoint_lookup(system, tp, &fe->attr.config, &fe->format) ||
+	    !fe->format)
+		goto err_free;
+
+	strscpy(fe->name, name, sizeof(fe->name));
+	snprintf(fe->tp_name, sizeof(fe->tp_name), "%s:%s", system, tp);
+	fe->attr.type = PERF_TYPE_TRACEPOINT;
+	fe->attr.size = sizeof(fe->attr);
+	fe->attr.sample_period = 1;
+	fe->attr.sample_type = PP_DIRECT_FIELDS;
+	fe->buffer_size = size;
+
+	buf = pp_buffer_alloc(fe->buffer_size);
+	if (IS_ERR(buf))
+		goto err_free;
+	/* Any CPU: pp_ops_fill_begin() moves it to the one it runs on. */
+	fe->nr = 1;
+	fe->cpus[0].cpu = raw_smp_processor_id();
+	fe->cpus[0].stop = PP_FOUND_WHOLE;
+	fe->cpus[0].buf = buf;
+	buf->ext->sample_type = fe->attr.sample_type;
+	buf->ext->id = fe->id;
+	buf->ext->cpu = fe->cpus[0].cpu;
+	return fe;
+
+err_free:
+	pp_found_event_free(fe);
+	return NULL;
+}
+
+/**
+ * pp_ops_fill_begin - write the records of an event pp_ops_found_here()
+ *	made, from its fill
+ * @ev: the event
+ *
+ * Disables preemption, as the encoders need, and moves the event's one
+ * buffer to the CPU this runs on: the encoders write into the running
+ * CPU's.
+ *
+ * Return: the buffer, for pp_ops_fill_end().
+ */
+struct pp_buffer *pp_ops_fill_begin(struct pp_event *ev)
+{
+	struct pp_found_cpu *fc = &ev->prev->cpus[0];
+	struct pp_buffer *buf = per_cpu_ptr(ev->cpus, fc->cpu)->buf;
+	unsigned int cpu = get_cpu();
+
+	if (cpu != fc->cpu) {
+		per_cpu_ptr(ev->cpus, fc->cpu)->buf = NULL;
+		per_cpu_ptr(ev->cpus, cpu)->buf = buf;
+		fc->cpu = cpu;
+		buf->ext->cpu = cpu;
+	}
+	return buf;
+}
+
+/**
+ * pp_ops_fill_end - the records written: pause the buffer for good
+ * @ev: the event
+ * @buf: what pp_ops_fill_begin() gave
+ *
+ * The records' times turn into wall-clock times with this boot's clock,
+ * which the event keeps.  Enables preemption again.
+ */
+void pp_ops_fill_end(struct pp_event *ev, struct pp_buffer *buf)
+{
+	ev->prev->clock.local = local_clock();
+	ev->prev->clock.real = ktime_get_real_ns();
+	put_cpu();
+	/* Nothing records into it any more; it is read as it is. */
+	pp_buffer_set_paused(buf, true);
 }
 
 /**

@@ -46,9 +46,14 @@ extern unsigned long pp_default_buffer_size;
 
 int pp_ops_create(const struct pp_event_spec *spec, u32 *id);
 struct pp_found_event;
+struct pp_buffer;
 int pp_ops_create_previous(struct pp_found_event *fe,
 			   void (*fill)(struct pp_event *ev, void *data),
 			   void *data, u32 *id);
+struct pp_found_event *pp_ops_found_here(const char *name, const char *system,
+					 const char *tp, unsigned long size);
+struct pp_buffer *pp_ops_fill_begin(struct pp_event *ev);
+void pp_ops_fill_end(struct pp_event *ev, struct pp_buffer *buf);
 int pp_ops_id(const char *name, u32 *id);
 int pp_ops_destroy(u32 id, const void *file);
 int pp_ops_detach(u32 id, const void *file);

@@ -20,6 +20,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "perf-persistent.h"
+#include "perf_persistent/cper.h"
 
 struct comm {
 	int	pid;
@@ -374,8 +375,69 @@ const char *record_origin(const struct pp_decoded *d)
 		return "read at load from ERST";
 	case PERF_PERSISTENT_ORIGIN_BOOT_LOG:
 		return "logged before the load";
+	case PERF_PERSISTENT_ORIGIN_BERT:
+		return "read at load from BERT";
+	case PERF_PERSISTENT_ORIGIN_GHES:
+		return "taken at the panic from the GHES error source";
 	}
 	return NULL;
+}
+
+/*
+ * After a ras:non_standard_event line whose section is a memory error
+ * (firmware's, from BERT or a GHES source), the fields of the section
+ * that its raw data holds, as the kernel prints them for a memory error
+ * (cper_print_mem()).
+ */
+static void print_cper_memory(struct pp_printer *p, FILE *out,
+			      const struct pp_decoded *d)
+{
+	static const __u8 memory[] = PP_CPER_SEC_MEMORY;
+	struct tep_record rec = {
+		.data	= (void *)d->raw,
+		.size	= d->raw_size,
+	};
+	struct tep_format_field *f;
+	struct pp_cper_mem m;
+	const char *name;
+	const void *data;
+	int len = 0;
+
+	if (strcmp(p->event->system, "ras") ||
+	    strcmp(p->event->name, "non_standard_event"))
+		return;
+	f = tep_find_field(p->event, "sec_type");
+	if (!f || f->size != 16 || (unsigned int)f->offset + 16 > d->raw_size ||
+	    !pp_cper_type_is((const __u8 *)d->raw + f->offset, memory))
+		return;
+	data = tep_get_field_raw(NULL, p->event, "buf", &rec, &len, 0);
+	if (!data || len < 0 || pp_cper_mem_read(data, len, &m))
+		return;
+	fputs(" [memory error", out);
+	if (m.valid & PP_CPER_MEM_PA)
+		fprintf(out, " physical_address 0x%016llx",
+			(unsigned long long)m.addr);
+	if (m.valid & PP_CPER_MEM_NODE)
+		fprintf(out, " node %u", m.node);
+	if (m.valid & PP_CPER_MEM_CARD)
+		fprintf(out, " card %u", m.card);
+	if (m.valid & PP_CPER_MEM_MODULE)
+		fprintf(out, " module %u", m.module);
+	if (m.valid & PP_CPER_MEM_BANK)
+		fprintf(out, " bank %u", m.bank);
+	if (m.valid & PP_CPER_MEM_DEVICE)
+		fprintf(out, " device %u", m.device);
+	if (m.valid & PP_CPER_MEM_ROW)
+		fprintf(out, " row %u", m.row);
+	if (m.valid & PP_CPER_MEM_COLUMN)
+		fprintf(out, " column %u", m.column);
+	if (m.valid & PP_CPER_MEM_BIT_POS)
+		fprintf(out, " bit_position %u", m.bit_pos);
+	name = m.valid & PP_CPER_MEM_TYPE ? pp_cper_mem_type_name(m.type) :
+					    NULL;
+	if (name)
+		fprintf(out, " error_type %u, %s", m.type, name);
+	fputc(']', out);
 }
 
 void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d)
@@ -401,6 +463,7 @@ void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d)
 
 		format_info(p, d, &s);
 		fprintf(out, "%s: %s", p->name, s.buffer);
+		print_cper_memory(p, out, d);
 		if (origin)
 			fprintf(out, " [%s]", origin);
 		fputc('\n', out);

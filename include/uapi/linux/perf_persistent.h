@@ -124,6 +124,27 @@
 #define PERF_PERSISTENT_ORIGIN_BOOT_LOG	(-3)
 
 /*
+ * ras:non_standard_event's records of errors that firmware reported, one
+ * record per CPER section, its payload as the kernel's GHES driver traces
+ * such a section (sev the GHES severity, the FRU id and text only where
+ * the section says they are valid, the section's data as buf):
+ *
+ * ORIGIN_BERT, in the read-only event "firmware_errors" (a previous event,
+ * written at load): a section of an error that firmware reported from a
+ * boot before this one in ACPI's Boot Error Record Table (BERT), which
+ * the kernel only prints.  The sample's time, CPU, pid and tid are those
+ * of the load.
+ *
+ * ORIGIN_GHES, in a ras:non_standard_event event: a section of the fatal
+ * error that a GHES error source reported, which the kernel's GHES driver
+ * printed and panicked on without tracing it; read at the panic from the
+ * source's error status block.  The sample's pid and tid are those of the
+ * task the panicking CPU interrupted.
+ */
+#define PERF_PERSISTENT_ORIGIN_BERT	(-4)
+#define PERF_PERSISTENT_ORIGIN_GHES	(-5)
+
+/*
  * A persistent event's buffer, as mapped read-only through
  * /dev/perf_persistent (see PERF_PERSISTENT_MMAP_OFFSET): one control page,
  * then data_size bytes of records written backward, zero copy.
