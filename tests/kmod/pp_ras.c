@@ -16,6 +16,18 @@
  *   non_standard_event  a corrected error of a section type of its own,
  *                       FRU text "pp_ras", its data the 8 bytes of NUMBER
  *
+ * and one more, which fires nothing itself:
+ *
+ *   ghes_fatal          NUMBER is the physical address of a GHES error
+ *                       source's error status block (the lab's HEST,
+ *                       scripts/fw-tables): a fatal memory error at
+ *                       0x5678000 (node 1, card 2, module 3, bank 4,
+ *                       row 5, column 6, multi-bit ECC, FRU text "pp_ras
+ *                       DIMM B2") goes there with its status set, as
+ *                       firmware would write it, for the kernel's GHES
+ *                       driver to find when it next polls the source, and
+ *                       panic on
+ *
  * The lab has no machine whose firmware reports errors, and x86's
  * mce-inject makes machine checks only: on other architectures the
  * tests make their errors with this module (tests/lib.sh,
@@ -26,10 +38,12 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/acpi.h>
 #include <linux/cper.h>
 #include <linux/debugfs.h>
 #include <linux/edac.h>
 #include <linux/fs.h>
+#include <linux/io.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/smp.h>
@@ -97,6 +111,52 @@ static void pp_ras_non_standard_event(unsigned long value)
 				 (const u8 *)&data, sizeof(data));
 }
 
+/* The block ghes_fatal writes: its header and one memory error section. */
+struct pp_ras_ghes_block {
+	struct acpi_hest_generic_status	status;
+	struct acpi_hest_generic_data	hdr;
+	struct cper_sec_mem_err		mem;
+} __packed;
+
+static void pp_ras_ghes_fatal(unsigned long paddr)
+{
+	const guid_t type = CPER_SEC_PLATFORM_MEM;
+	struct pp_ras_ghes_block *b;
+
+	b = memremap(paddr, sizeof(*b), MEMREMAP_WB);
+	if (!b) {
+		pr_err("ghes_fatal: cannot map %#lx\n", paddr);
+		return;
+	}
+	memset(b, 0, sizeof(*b));
+	memcpy(b->hdr.section_type, &type, sizeof(type));
+	b->hdr.error_severity = CPER_SEV_FATAL;
+	b->hdr.revision = 0x201;
+	b->hdr.validation_bits = CPER_SEC_VALID_FRU_TEXT;
+	b->hdr.error_data_length = sizeof(b->mem);
+	memcpy(b->hdr.fru_text, "pp_ras DIMM B2", 14);
+	b->mem.validation_bits = CPER_MEM_VALID_PA | CPER_MEM_VALID_NODE |
+		CPER_MEM_VALID_CARD | CPER_MEM_VALID_MODULE |
+		CPER_MEM_VALID_BANK | CPER_MEM_VALID_ROW |
+		CPER_MEM_VALID_COLUMN | CPER_MEM_VALID_ERROR_TYPE;
+	b->mem.physical_addr = 0x5678000;
+	b->mem.node = 1;
+	b->mem.card = 2;
+	b->mem.module = 3;
+	b->mem.bank = 4;
+	b->mem.row = 5;
+	b->mem.column = 6;
+	b->mem.error_type = 3;
+	b->status.data_length = sizeof(b->hdr) + sizeof(b->mem);
+	b->status.error_severity = CPER_SEV_FATAL;
+	/* The status last: the driver reads the block once it is set. */
+	wmb();
+	WRITE_ONCE(b->status.block_status, ACPI_HEST_UNCORRECTABLE);
+	memunmap(b);
+	pr_warn("ghes_fatal: a fatal memory error in the block at %#lx\n",
+		paddr);
+}
+
 struct pp_ras_file {
 	const char	*name;
 	void		(*fire)(unsigned long value);
@@ -106,6 +166,7 @@ static struct pp_ras_file pp_ras_files[] = {
 	{ "mc_event",		pp_ras_mc_event },
 	{ "arm_event",		pp_ras_arm_event },
 	{ "non_standard_event",	pp_ras_non_standard_event },
+	{ "ghes_fatal",		pp_ras_ghes_fatal },
 };
 
 static struct dentry *pp_ras_dir;
