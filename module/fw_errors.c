@@ -20,7 +20,8 @@
  *   record's common_pid PERF_PERSISTENT_ORIGIN_BERT.
  * - A fatal GHES error: __ghes_panic() prints it, clears the block's status
  *   and panics ("GHES: Fatal hardware error").  At load, this maps each
- *   GHES source's error status block, as HEST lists them.  At that panic,
+ *   GHES source's error status block, as HEST lists them, as ACPI maps
+ *   firmware's memory (acpi_os_map_memory()).  At that panic,
  *   from the panic notifier (dump.c), on the panicking CPU, before the
  *   crash dump and the region's last write, it reads the blocks whose
  *   severity is fatal and writes each section into every
@@ -47,7 +48,6 @@
 
 #include <linux/acpi.h>
 #include <linux/atomic.h>
-#include <linux/io.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -146,14 +146,17 @@ static void *pp_fw_bert_copy(u32 *len)
 	    !bert->address)
 		goto out_put;
 	*len = min_t(u32, bert->region_length, PP_FW_BERT_MAX);
-	/* Firmware's memory, reserved: memremap() maps it as bert.c does. */
-	map = memremap(bert->address, *len, MEMREMAP_WB);
+	/*
+	 * Firmware's memory, mapped as ACPI maps it: with the attributes
+	 * firmware gave it (arm64's EFI memory map), cached on x86.
+	 */
+	map = acpi_os_map_memory(bert->address, *len);
 	if (!map)
 		goto out_put;
 	copy = kvmalloc(*len, GFP_KERNEL);
 	if (copy)
 		memcpy(copy, map, *len);
-	memunmap(map);
+	acpi_os_unmap_memory(map, *len);
 out_put:
 	acpi_put_table(hdr);
 	return copy;
@@ -319,7 +322,7 @@ static void pp_fw_ghes_map(const struct acpi_hest_generic *g)
 				   &g->error_status_address)) || !paddr)
 		return;
 	len = min_t(u32, g->error_block_length, PP_FW_GHES_BLOCK_MAX);
-	map = memremap(paddr, len, MEMREMAP_WB);
+	map = acpi_os_map_memory(paddr, len);
 	if (!map)
 		return;
 	pp_fw_ghes_block[pp_fw_ghes_nr] = map;
@@ -420,6 +423,9 @@ void pp_fw_errors_init(void)
 /* Module exit: process context, after the panic notifier is gone. */
 void pp_fw_errors_exit(void)
 {
-	while (pp_fw_ghes_nr)
-		memunmap(pp_fw_ghes_block[--pp_fw_ghes_nr]);
+	while (pp_fw_ghes_nr) {
+		pp_fw_ghes_nr--;
+		acpi_os_unmap_memory(pp_fw_ghes_block[pp_fw_ghes_nr],
+				     pp_fw_ghes_len[pp_fw_ghes_nr]);
+	}
 }

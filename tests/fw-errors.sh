@@ -23,6 +23,8 @@ if [ ! -e "$PP_SYS/previous_boot/end" ]; then
 	perf persistent script --previous firmware_errors
 	echo "==== boot 1 firmware_errors json"
 	perf persistent script --json --previous firmware_errors
+	echo "==== boot 1 log"
+	dmesg | grep -o 'firmware errors: .*'
 	modprobe pp_ras
 	echo "==== boot 1 fatal"
 	pp_console_drain
