@@ -224,7 +224,6 @@ static void pp_boot_errors_fill(struct pp_event *ev, void *data)
  */
 void pp_boot_errors_publish(void)
 {
-	struct pp_found_event *fe;
 	struct pp_boot_errors *s;
 	u32 id;
 	int ret;
@@ -242,15 +241,10 @@ void pp_boot_errors_publish(void)
 		goto out;
 
 	s->desc = pp_direct_find("mce", "mce_record");
-	fe = s->desc ? pp_ops_found_here(PP_BOOT_ERRORS_NAME, "mce",
-					 "mce_record", PP_BOOT_ERRORS_SIZE) :
-		       NULL;
-	if (!fe) {
-		pr_warn("boot errors: cannot make %s\n", PP_BOOT_ERRORS_NAME);
-		goto out;
-	}
-	/* The event takes @fe, or frees it. */
-	ret = pp_ops_create_previous(fe, pp_boot_errors_fill, s, &id);
+	ret = s->desc ? pp_ops_show_here(PP_BOOT_ERRORS_NAME, "mce",
+					 "mce_record", PP_BOOT_ERRORS_SIZE,
+					 pp_boot_errors_fill, s, &id) :
+			-ENOENT;
 	if (ret)
 		pr_err("boot errors: %s: cannot show it: %d\n",
 		       PP_BOOT_ERRORS_NAME, ret);

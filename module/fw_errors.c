@@ -212,7 +212,6 @@ static void pp_fw_bert_fill(struct pp_event *ev, void *data)
  */
 void pp_fw_errors_publish(void)
 {
-	struct pp_found_event *fe;
 	struct pp_fw_bert *s;
 	u32 len, id;
 	int ret;
@@ -231,14 +230,8 @@ void pp_fw_errors_publish(void)
 	if (!s->nr)
 		goto out;
 
-	fe = pp_ops_found_here(PP_FW_ERRORS_NAME, "ras", "non_standard_event",
-			       PP_FW_ERRORS_SIZE);
-	if (!fe) {
-		pr_warn("firmware errors: cannot make %s\n", PP_FW_ERRORS_NAME);
-		goto out;
-	}
-	/* The event takes @fe, or frees it. */
-	ret = pp_ops_create_previous(fe, pp_fw_bert_fill, s, &id);
+	ret = pp_ops_show_here(PP_FW_ERRORS_NAME, "ras", "non_standard_event",
+			       PP_FW_ERRORS_SIZE, pp_fw_bert_fill, s, &id);
 	if (ret)
 		pr_err("firmware errors: %s: cannot show it: %d\n",
 		       PP_FW_ERRORS_NAME, ret);

@@ -276,24 +276,15 @@ int pp_ops_create(const struct pp_event_spec *spec, u32 *id)
 	return ret;
 }
 
-/**
- * pp_ops_found_here - a read-only event of this boot's, shown with the
- *	previous boot's events, without its records
- * @name: its name
- * @system: its tracepoint's trace system
- * @tp: its tracepoint, whose format its records have
- * @size: its one buffer's size
- *
- * For the errors from before the load that the module collects itself
- * (boot_errors.c, fw_errors.c): pp_ops_create_previous() shows it, with a
- * fill that writes its records between pp_ops_fill_begin() and
- * pp_ops_fill_end().  Process context.
- *
- * Return: the event found, or NULL if the tracepoint is not there or
- * memory is short.
+/*
+ * A read-only event of this boot's, to be shown with the previous boot's
+ * events, without its records (pp_ops_show_here()); NULL if the
+ * tracepoint is not there or memory is short.
  */
-struct pp_found_event *pp_ops_found_here(const char *name, const char *system,
-					 const char *tp, unsigned long size)
+static struct pp_found_event *pp_ops_found_here(const char *name,
+						const char *system,
+						const char *tp,
+						unsigned long size)
 {
 	struct pp_found_event *fe;
 	struct pp_buffer *buf;
@@ -417,6 +408,38 @@ err_unlock:
 	mutex_unlock(&pp_registry.lock);
 	pp_event_free(ev);
 	return ret;
+}
+
+/**
+ * pp_ops_show_here - show a read-only event of this boot's with the
+ *	previous boot's events
+ * @name: its name
+ * @system: its tracepoint's trace system
+ * @tp: its tracepoint, whose format its records have
+ * @size: its one buffer's size
+ * @fill: writes its records, between pp_ops_fill_begin() and
+ *	pp_ops_fill_end()
+ * @data: @fill's
+ * @id: out: the event's id
+ *
+ * For the errors from before the load that the module collects itself
+ * (boot_errors.c, fw_errors.c).  Module init, process context.
+ *
+ * Return: 0, -ENOMEM if the event could not be made (or the tracepoint
+ * is not there), or pp_ops_create_previous()'s errno.
+ */
+int pp_ops_show_here(const char *name, const char *system, const char *tp,
+		     unsigned long size,
+		     void (*fill)(struct pp_event *ev, void *data), void *data,
+		     u32 *id)
+{
+	struct pp_found_event *fe;
+
+	fe = pp_ops_found_here(name, system, tp, size);
+	if (!fe)
+		return -ENOMEM;
+	/* The event takes @fe, or frees it. */
+	return pp_ops_create_previous(fe, fill, data, id);
 }
 
 /* Look up a listed event by id, or by @name when @id is 0; registry locked. */

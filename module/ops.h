@@ -50,8 +50,10 @@ struct pp_buffer;
 int pp_ops_create_previous(struct pp_found_event *fe,
 			   void (*fill)(struct pp_event *ev, void *data),
 			   void *data, u32 *id);
-struct pp_found_event *pp_ops_found_here(const char *name, const char *system,
-					 const char *tp, unsigned long size);
+int pp_ops_show_here(const char *name, const char *system, const char *tp,
+		     unsigned long size,
+		     void (*fill)(struct pp_event *ev, void *data), void *data,
+		     u32 *id);
 struct pp_buffer *pp_ops_fill_begin(struct pp_event *ev);
 void pp_ops_fill_end(struct pp_event *ev, struct pp_buffer *buf);
 int pp_ops_id(const char *name, u32 *id);

@@ -393,6 +393,25 @@ static void print_cper_memory(struct pp_printer *p, FILE *out,
 			      const struct pp_decoded *d)
 {
 	static const __u8 memory[] = PP_CPER_SEC_MEMORY;
+	/* The location fields, in cper_print_mem()'s order. */
+	static const struct {
+		__u64		bit;
+		const char	*name;
+		size_t		off;
+	} where[] = {
+		{ PP_CPER_MEM_NODE, "node", offsetof(struct pp_cper_mem, node) },
+		{ PP_CPER_MEM_CARD, "card", offsetof(struct pp_cper_mem, card) },
+		{ PP_CPER_MEM_MODULE, "module",
+		  offsetof(struct pp_cper_mem, module) },
+		{ PP_CPER_MEM_BANK, "bank", offsetof(struct pp_cper_mem, bank) },
+		{ PP_CPER_MEM_DEVICE, "device",
+		  offsetof(struct pp_cper_mem, device) },
+		{ PP_CPER_MEM_ROW, "row", offsetof(struct pp_cper_mem, row) },
+		{ PP_CPER_MEM_COLUMN, "column",
+		  offsetof(struct pp_cper_mem, column) },
+		{ PP_CPER_MEM_BIT_POS, "bit_position",
+		  offsetof(struct pp_cper_mem, bit_pos) },
+	};
 	struct tep_record rec = {
 		.data	= (void *)d->raw,
 		.size	= d->raw_size,
@@ -401,6 +420,7 @@ static void print_cper_memory(struct pp_printer *p, FILE *out,
 	struct pp_cper_mem m;
 	const char *name;
 	const void *data;
+	unsigned int i;
 	int len = 0;
 
 	if (strcmp(p->event->system, "ras") ||
@@ -417,22 +437,10 @@ static void print_cper_memory(struct pp_printer *p, FILE *out,
 	if (m.valid & PP_CPER_MEM_PA)
 		fprintf(out, " physical_address 0x%016llx",
 			(unsigned long long)m.addr);
-	if (m.valid & PP_CPER_MEM_NODE)
-		fprintf(out, " node %u", m.node);
-	if (m.valid & PP_CPER_MEM_CARD)
-		fprintf(out, " card %u", m.card);
-	if (m.valid & PP_CPER_MEM_MODULE)
-		fprintf(out, " module %u", m.module);
-	if (m.valid & PP_CPER_MEM_BANK)
-		fprintf(out, " bank %u", m.bank);
-	if (m.valid & PP_CPER_MEM_DEVICE)
-		fprintf(out, " device %u", m.device);
-	if (m.valid & PP_CPER_MEM_ROW)
-		fprintf(out, " row %u", m.row);
-	if (m.valid & PP_CPER_MEM_COLUMN)
-		fprintf(out, " column %u", m.column);
-	if (m.valid & PP_CPER_MEM_BIT_POS)
-		fprintf(out, " bit_position %u", m.bit_pos);
+	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if (m.valid & where[i].bit)
+			fprintf(out, " %s %u", where[i].name,
+				*(const __u16 *)((const char *)&m + where[i].off));
 	name = m.valid & PP_CPER_MEM_TYPE ? pp_cper_mem_type_name(m.type) :
 					    NULL;
 	if (name)
