@@ -4,7 +4,9 @@
  * (include/perf_persistent/cper.h): blocks and sections built with the
  * kernel's own structs (struct acpi_hest_generic_status,
  * acpi_hest_generic_data and its 3.0 revision, cper_sec_mem_err), so the
- * reader's offsets are checked against the kernel's layout; a BERT region
+ * reader's offsets are checked against the kernel's layout and its walk
+ * against the kernel's section iterator (the lab's KUnit kernel has no
+ * CONFIG_UEFI_CPER, so not against its checks); a BERT region
  * of two blocks; the cleared block status that the kernel leaves; the end
  * of a list; and every kind of damage the reader refuses.
  */
@@ -99,6 +101,7 @@ static void pp_cper_test_walk(struct kunit *test)
 {
 	static const u8 mem_type[] = PP_CPER_SEC_MEMORY;
 	struct pp_cper_test_block blk;
+	struct acpi_hest_generic_status *st = &blk.status;
 	struct acpi_hest_generic_data *gdata;
 	struct pp_cper_section s;
 	struct pp_cper_block b;
@@ -110,9 +113,8 @@ static void pp_cper_test_walk(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pp_cper_block_read(&blk, sizeof(blk), &b), 1);
 	KUNIT_EXPECT_EQ(test, b.severity, PP_CPER_SEV_FATAL);
 	KUNIT_EXPECT_EQ(test, b.length, sizeof(blk));
-	KUNIT_EXPECT_EQ(test, b.length, cper_estatus_len(&blk.status));
 
-	apei_estatus_for_each_section(&blk.status, gdata) {
+	apei_estatus_for_each_section(st, gdata) {
 		KUNIT_ASSERT_EQ(test, pp_cper_section_next(&blk, &b, &off, &s),
 				1);
 		KUNIT_EXPECT_PTR_EQ(test, (const void *)s.type,
@@ -147,9 +149,10 @@ static void pp_cper_test_walk(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.column, 0x56);
 	KUNIT_EXPECT_EQ(test, m.type, 3);
 	KUNIT_EXPECT_STREQ(test, pp_cper_mem_type_name(m.type),
-			   cper_mem_err_type_str(m.type));
+			   "multi-bit ECC");
+	KUNIT_EXPECT_STREQ(test, pp_cper_mem_type_name(0), "unknown");
 	KUNIT_EXPECT_STREQ(test, pp_cper_mem_type_name(15),
-			   cper_mem_err_type_str(15));
+			   "physical memory map-out event");
 	KUNIT_EXPECT_NULL(test, pp_cper_mem_type_name(16));
 
 	/* The second is another kind, not taken for memory. */
@@ -204,13 +207,11 @@ static void pp_cper_test_raw(struct kunit *test)
 	x.blk.status.raw_data_length = sizeof(x.raw);
 	KUNIT_ASSERT_EQ(test, pp_cper_block_read(&x, sizeof(x), &b), 1);
 	KUNIT_EXPECT_EQ(test, b.length, sizeof(x));
-	KUNIT_EXPECT_EQ(test, b.length, cper_estatus_len(&x.blk.status));
 	/* Cut short of its raw data. */
 	KUNIT_EXPECT_EQ(test, pp_cper_block_read(&x, sizeof(x) - 1, &b), -1);
 	/* Raw data inside the sections. */
 	x.blk.status.raw_data_offset = sizeof(x.blk.status);
 	KUNIT_EXPECT_EQ(test, pp_cper_block_read(&x, sizeof(x), &b), -1);
-	KUNIT_EXPECT_NE(test, cper_estatus_check_header(&x.blk.status), 0);
 }
 
 /* What the reader refuses, and where the kernel's check agrees. */
@@ -229,7 +230,6 @@ static void pp_cper_test_damaged(struct kunit *test)
 	pp_cper_test_fill(&blk, CPER_SEV_FATAL, 0);
 	blk.status.data_length = PP_CPER_SECTION_SIZE - 1;
 	KUNIT_EXPECT_EQ(test, pp_cper_block_read(&blk, sizeof(blk), &b), -1);
-	KUNIT_EXPECT_NE(test, cper_estatus_check_header(&blk.status), 0);
 
 	/* A block longer than the bytes there are. */
 	pp_cper_test_fill(&blk, CPER_SEV_FATAL, 0);
@@ -247,7 +247,6 @@ static void pp_cper_test_damaged(struct kunit *test)
 	off = 0;
 	KUNIT_EXPECT_EQ(test, pp_cper_section_next(&blk, &b, &off, &s), 1);
 	KUNIT_EXPECT_EQ(test, pp_cper_section_next(&blk, &b, &off, &s), -1);
-	KUNIT_EXPECT_NE(test, cper_estatus_check(&blk.status), 0);
 
 	/* A payload length that wraps. */
 	blk.other_hdr.error_data_length = 0xffffffff;
