@@ -546,12 +546,20 @@ static int time_order(const struct side *s, const char *what, unsigned int cpu)
 	return 0;
 }
 
+/*
+ * One task's records: the same pid and tid, but the idle tasks are all
+ * pid 0, one per CPU, and never leave their CPU: theirs are told apart by
+ * their buffer's CPU.  (Taken as one task, two CPUs' idle hits of one
+ * moment could line up in another order on the two paths.)
+ */
 static int task_cmp(const struct trec *x, const struct trec *y)
 {
 	if (x->r->d.pid != y->r->d.pid)
 		return x->r->d.pid < y->r->d.pid ? -1 : 1;
 	if (x->r->d.tid != y->r->d.tid)
 		return x->r->d.tid < y->r->d.tid ? -1 : 1;
+	if (!x->r->d.pid && !x->r->d.tid && x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
 	return 0;
 }
 
@@ -944,6 +952,39 @@ static int self_case(unsigned int n, const unsigned int *pids,
 }
 
 /*
+ * -m, the idle tasks: hits of CPU 0's and CPU 1's (pid 0 both) whose
+ * direct records come in the other order across the two CPUs (CPU 0's
+ * direct probe ran late): the same records.  Hits of one ordinary task
+ * on the two CPUs in the other order still differ.
+ */
+static int self_idle(unsigned int pid)
+{
+	static const unsigned int ids0[] = { 9, 1, 3 }, ids1[] = { 2 };
+	static const unsigned char flags[] = { 0x01, 0x01, 0x01 };
+	static const unsigned long long pt0[] = { 50, 100, 400 }, pt1[] = { 150 };
+	static const unsigned long long dt0[] = { 55, 200, 410 }, dt1[] = { 160 };
+	struct side p[2] = { { .nr = 3 }, { .nr = 1 } };
+	struct side d[2] = { { .nr = 3 }, { .nr = 1 } };
+	struct perf_persistent_cpu_stats st[2] = { { 0 } };
+	int bad = -1;
+
+	p[0].recs = made_up(3, ids0, flags, pt0, pid);
+	p[1].recs = made_up(1, ids1, flags, pt1, pid);
+	d[0].recs = made_up(3, ids0, flags, dt0, pid);
+	d[1].recs = made_up(1, ids1, flags, dt1, pid);
+	if (p[0].recs && p[1].recs && d[0].recs && d[1].recs) {
+		p[1].recs[0].d.cpu = 1;
+		d[1].recs[0].d.cpu = 1;
+		bad = compare_by_task(p, d, st, st, 2);
+	}
+	free(p[0].recs);
+	free(p[1].recs);
+	free(d[0].recs);
+	free(d[1].recs);
+	return bad;
+}
+
+/*
  * Hit 2 (softirq, 0x10) is interrupted by hit 3 (hardirq, 0x19) between
  * its two probes, or inside one of them: the two paths hold 3 on either
  * side of 2, or 2's record out of time order.  Hits that are not nested
@@ -993,6 +1034,10 @@ static int self_test(void)
 	memset(&t, 0, sizeof(t));
 	self_check(self_case(4, order, soft, pt, other, soft, dt_in, 0, &t),
 		   "a payload that differs still differs");
+	self_check(!self_idle(0),
+		   "-m: two CPUs' idle tasks, their records in another order across the CPUs");
+	self_check(self_idle(15) > 0,
+		   "-m: one task's records in another order across two CPUs still differ");
 	printf("pp-same self-test: %s\n", self_failed ? "FAILED" : "passed");
 	return self_failed;
 }
