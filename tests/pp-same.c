@@ -49,7 +49,8 @@
  * tracepoints from 6.13, every tracepoint from 7.0).  A task preempted
  * between perf's probe and the direct one may move to another CPU, or let
  * other tasks' hits in: the two records of one hit may be on two CPUs, or
- * in another order on one.  The records are then compared by task: each
+ * in another order on one.  The records are then compared by task (pid
+ * and tid; the idle tasks, pid 0 on every CPU, by CPU too): each
  * task's records from every CPU in order of time, which for one task is
  * the order of its hits (where sched_clock is stable, as in the lab's
  * guests: one clock for all CPUs), lined up and compared as above but for
