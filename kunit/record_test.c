@@ -3,7 +3,8 @@
  * KUnit tests for the record encoder (module/record.c): the
  * PERF_RECORD_SAMPLE layout of each supported field, RAW payload sizes and
  * padding as perf pads them, records written in place and wrapped alike,
- * refusals.
+ * refusals; call chains (module/callchain.c) in their place, walked from
+ * registers as perf makes them up for a software event.
  */
 #include <kunit/test.h>
 
@@ -16,10 +17,12 @@
 #include <uapi/linux/perf_persistent.h>
 
 #include "../module/buffer.h"
+#include "../module/callchain.h"
 #include "perf_persistent/decode.h"
 #include "../module/record.h"
 
-#define ALL_TYPES	PERF_PERSISTENT_SAMPLE_TYPES
+/* Every field of a fixed layout: all but CALLCHAIN, whose size varies. */
+#define ALL_TYPES	(PERF_PERSISTENT_SAMPLE_TYPES & ~(u64)PERF_SAMPLE_CALLCHAIN)
 
 struct record_fixture {
 	struct pp_buffer *buf;
@@ -354,7 +357,8 @@ static void pp_record_test_sample_types(struct kunit *test)
 {
 	KUNIT_EXPECT_TRUE(test, pp_record_sample_type_ok(0));
 	KUNIT_EXPECT_TRUE(test, pp_record_sample_type_ok(ALL_TYPES));
-	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_CALLCHAIN));
+	KUNIT_EXPECT_TRUE(test, pp_record_sample_type_ok(PERF_SAMPLE_CALLCHAIN));
+	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_REGS_USER));
 	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_READ));
 	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_STREAM_ID));
 	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_BRANCH_STACK));
@@ -535,6 +539,195 @@ static void pp_record_test_comm_lapped(struct kunit *test)
 	KUNIT_EXPECT_LE(test, st.written - n, 6ULL);
 }
 
+/* Fields of the call chain cases: a chain between PERIOD and RAW. */
+#define CHAIN_TYPES	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |	\
+			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |	\
+			 PERF_SAMPLE_RAW)
+
+/*
+ * Store one sample with a chain, from registers made up here as perf makes
+ * them up for a software event (perf_fetch_caller_regs()): their IP is
+ * this function's return address, in the test case, so that the chain
+ * must hold it.  Returns the encoder's result and the return address.
+ */
+static noinline int encode_chain(struct kunit *test, u16 max_stack,
+				 bool kernel, bool user, unsigned long *ret_ip)
+{
+	struct record_fixture *fx = test->priv;
+	struct pp_record_fmt fmt;
+	struct perf_event_header hdr;
+	int ret;
+
+	*ret_ip = (unsigned long)__builtin_return_address(0);
+	pp_record_fmt_init(&fmt, CHAIN_TYPES, 9);
+	fmt.chain.max_stack = max_stack;
+	fmt.chain.kernel = kernel;
+	fmt.chain.user = user;
+	perf_fetch_caller_regs(&fx->regs);
+	preempt_disable();
+	ret = pp_record_sample(fx->buf, &fmt, &fx->data, &fx->regs);
+	preempt_enable();
+	if (ret)
+		return ret;
+	pp_buffer_read(fx->buf, fx->buf->page->data_head, &hdr, sizeof(hdr));
+	KUNIT_EXPECT_LE(test, (size_t)hdr.size, sizeof(fx->words));
+	pp_buffer_read(fx->buf, fx->buf->page->data_head, fx->words,
+		       min_t(size_t, hdr.size, sizeof(fx->words)));
+	return 0;
+}
+
+static int chain_init(struct kunit *test)
+{
+	int ret = record_init(test);
+
+	return ret ?: pp_callchain_init();
+}
+
+static void chain_exit(struct kunit *test)
+{
+	pp_callchain_exit();
+	record_exit(test);
+}
+
+/*
+ * A sample in the kernel: PERF_CONTEXT_KERNEL, then kernel text addresses
+ * from the interrupted function's caller outwards, this test case among
+ * them; no user part in a kernel thread; the RAW field after the chain.
+ */
+static void pp_record_test_chain_kernel(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	unsigned long ret_ip;
+	struct pp_decoded d;
+	bool found = false;
+	u64 i;
+
+	set_raw(fx, 20);
+	KUNIT_ASSERT_EQ(test, encode_chain(test, 40, true, true, &ret_ip), 0);
+	KUNIT_ASSERT_EQ(test, pp_decode(fx->words, header(test)->size,
+					CHAIN_TYPES, &d), 0);
+	KUNIT_EXPECT_EQ(test, d.id, 9ULL);
+	KUNIT_EXPECT_EQ(test, d.ip, (u64)ret_ip);
+	KUNIT_ASSERT_GE(test, d.callchain_nr, 3ULL);
+	KUNIT_EXPECT_LE(test, d.callchain_nr, 40ULL);
+	KUNIT_EXPECT_EQ(test, d.callchain[0], (u64)PERF_CONTEXT_KERNEL);
+	for (i = 1; i < d.callchain_nr; i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, kernel_text_address(d.callchain[i]),
+				      "entry %llu: %llx", i, d.callchain[i]);
+		found |= d.callchain[i] == ret_ip;
+	}
+	KUNIT_EXPECT_TRUE(test, found);
+	KUNIT_EXPECT_EQ(test, d.raw_size, 20U);
+	KUNIT_EXPECT_EQ(test, memcmp(d.raw, fx->payload, 20), 0);
+}
+
+/* perf's limit: IPs while the chain is shorter than max_stack, marker counted. */
+static void pp_record_test_chain_max_stack(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	unsigned long ret_ip;
+	struct pp_decoded d;
+
+	set_raw(fx, U32_MAX);
+	KUNIT_ASSERT_EQ(test, encode_chain(test, 3, true, true, &ret_ip), 0);
+	KUNIT_ASSERT_EQ(test, pp_decode(fx->words, header(test)->size,
+					CHAIN_TYPES, &d), 0);
+	KUNIT_EXPECT_EQ(test, d.callchain_nr, 3ULL);
+	/* 8 header + 3 fields + nr + 3 entries + RAW's 8 */
+	KUNIT_EXPECT_EQ(test, header(test)->size, (u16)72);
+}
+
+/* Both parts excluded: an empty chain, nr 0, still in its place. */
+static void pp_record_test_chain_excluded(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	unsigned long ret_ip;
+	struct pp_decoded d;
+
+	set_raw(fx, 4);
+	KUNIT_ASSERT_EQ(test, encode_chain(test, 60, false, true, &ret_ip), 0);
+	KUNIT_ASSERT_EQ(test, pp_decode(fx->words, header(test)->size,
+					CHAIN_TYPES, &d), 0);
+	/* A kernel thread has no user frames either. */
+	KUNIT_EXPECT_EQ(test, d.callchain_nr, 0ULL);
+	KUNIT_EXPECT_EQ(test, header(test)->size, (u16)(8 + 3 * 8 + 8 + 8));
+	KUNIT_EXPECT_EQ(test, d.raw_size, 4U);
+}
+
+/* Records with chains read back whole, the wrapped ones too. */
+static void pp_record_test_chain_wrapped(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	unsigned int i, wrapped = 0, size;
+	unsigned long ret_ip;
+	struct pp_decoded d;
+
+	set_raw(fx, 36);
+	for (i = 0; i < 40; i++) {
+		unsigned long off;
+
+		KUNIT_ASSERT_EQ(test, encode_chain(test, 12, true, false, &ret_ip), 0);
+		size = header(test)->size;
+		off = fx->buf->page->data_head & (fx->buf->size - 1);
+		wrapped += off + size > fx->buf->size;
+		KUNIT_ASSERT_EQ(test, pp_decode(fx->words, size, CHAIN_TYPES, &d), 0);
+		KUNIT_EXPECT_EQ(test, d.callchain[0], (u64)PERF_CONTEXT_KERNEL);
+		KUNIT_EXPECT_EQ(test, d.raw_size, 36U);
+		KUNIT_EXPECT_EQ(test, memcmp(d.raw, fx->payload, 36), 0);
+	}
+	KUNIT_EXPECT_GE(test, wrapped, 1U);
+}
+
+/* A chain's count that runs past the record is refused by the decoder. */
+static void pp_record_test_chain_decode_rejects(struct kunit *test)
+{
+	u64 rec[4] = { 0 };
+	struct perf_event_header *hdr = (void *)rec;
+	struct pp_decoded d;
+
+	hdr->type = PERF_RECORD_SAMPLE;
+	hdr->size = sizeof(rec);
+	rec[1] = 2;
+	KUNIT_EXPECT_EQ(test, pp_decode(rec, sizeof(rec), PERF_SAMPLE_CALLCHAIN, &d), 0);
+	KUNIT_EXPECT_EQ(test, d.callchain_nr, 2ULL);
+	rec[1] = 3;
+	KUNIT_EXPECT_EQ(test, pp_decode(rec, sizeof(rec), PERF_SAMPLE_CALLCHAIN, &d), -1);
+	rec[1] = ~0ULL;
+	KUNIT_EXPECT_EQ(test, pp_decode(rec, sizeof(rec), PERF_SAMPLE_CALLCHAIN, &d), -1);
+	rec[1] = 1;
+	KUNIT_EXPECT_EQ(test, pp_decode(rec, sizeof(rec), PERF_SAMPLE_CALLCHAIN, &d), -1);
+}
+
+/* arm64's trim: from the interrupted PC on, or nothing if it is absent. */
+static void pp_record_test_chain_trim(struct kunit *test)
+{
+	unsigned long t[5] = { 10, 11, 12, 13, 14 };
+
+	KUNIT_EXPECT_EQ(test, pp_chain_trim(t, 5, 12), 3U);
+	KUNIT_EXPECT_EQ(test, t[0], 12UL);
+	KUNIT_EXPECT_EQ(test, t[2], 14UL);
+	KUNIT_EXPECT_EQ(test, pp_chain_trim(t, 3, 12), 3U);
+	KUNIT_EXPECT_EQ(test, pp_chain_trim(t, 3, 99), 0U);
+	KUNIT_EXPECT_EQ(test, pp_chain_trim(t, 0, 12), 0U);
+}
+
+static struct kunit_case pp_chain_test_cases[] = {
+	KUNIT_CASE(pp_record_test_chain_kernel),
+	KUNIT_CASE(pp_record_test_chain_max_stack),
+	KUNIT_CASE(pp_record_test_chain_excluded),
+	KUNIT_CASE(pp_record_test_chain_wrapped),
+	KUNIT_CASE(pp_record_test_chain_decode_rejects),
+	KUNIT_CASE(pp_record_test_chain_trim),
+	{}
+};
+
+static struct kunit_suite pp_chain_test_suite = {
+	.name = "perf_persistent_callchain",
+	.init = chain_init,
+	.exit = chain_exit,
+	.test_cases = pp_chain_test_cases,
+};
+
 static struct kunit_case pp_record_test_cases[] = {
 	KUNIT_CASE(pp_record_test_all_fields),
 	KUNIT_CASE(pp_record_test_raw_padding),
@@ -565,6 +758,6 @@ static struct kunit_suite pp_record_test_suite = {
 	.test_cases = pp_record_test_cases,
 };
 
-kunit_test_suites(&pp_record_test_suite);
+kunit_test_suites(&pp_record_test_suite, &pp_chain_test_suite);
 
 MODULE_LICENSE("GPL");

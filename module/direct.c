@@ -221,11 +221,13 @@ int pp_direct_layout_check(const struct pp_direct_desc *d,
  * with a period of 1, or with PERIOD in its sample_type and no frequency
  * (perf_swevent_event()).  A source that samples every Nth hit, or that
  * excludes the kernel (which for a tracepoint excludes every hit,
- * perf_tp_event_match()), keeps perf's path.
+ * perf_tp_event_match()), keeps perf's path, and so does one whose
+ * records carry call chains (the probe's writer has none).
  */
 bool pp_direct_attr_ok(const struct perf_event_attr *attr)
 {
 	return attr->type == PERF_TYPE_TRACEPOINT && !attr->freq &&
+	       !(attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
 	       attr->sample_period &&
 	       (attr->sample_period == 1 ||
 		(attr->sample_type & PERF_SAMPLE_PERIOD)) &&

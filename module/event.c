@@ -219,7 +219,9 @@ static void pp_event_task_overflow(struct perf_event *counter,
 /*
  * The attr that @ev's counters are created with.  The module writes the
  * COMM records itself (pp_record_sample()), so a counter does not ask for
- * perf's comm side-band, which it cannot receive.
+ * perf's comm side-band, which it cannot receive.  It walks the call
+ * chains itself too (callchain.c): perf would allocate its callchain
+ * buffers for a counter that asked, and never fill them for our handler.
  */
 static void pp_event_counter_attr(const struct pp_event *ev,
 				  struct perf_event_attr *attr)
@@ -227,6 +229,10 @@ static void pp_event_counter_attr(const struct pp_event *ev,
 	*attr = ev->attr;
 	attr->comm = 0;
 	attr->comm_exec = 0;
+	attr->sample_type &= ~(u64)PERF_SAMPLE_CALLCHAIN;
+	attr->sample_max_stack = 0;
+	attr->exclude_callchain_kernel = 0;
+	attr->exclude_callchain_user = 0;
 }
 
 /* Does @ev count on each CPU with a CPU counter of its own? */
@@ -588,6 +594,7 @@ int pp_event_start(struct pp_event *ev)
 	/* The records and the notices carry the id. */
 	ev->notices.id = ev->entry.id;
 	pp_record_fmt_init(&ev->fmt, ev->attr.sample_type, ev->entry.id);
+	pp_record_fmt_chain(&ev->fmt, &ev->attr);
 	if (ev->attr.comm)
 		pp_record_fmt_want_comm(&ev->fmt);
 
@@ -638,7 +645,9 @@ int pp_event_start(struct pp_event *ev)
  * sample_freq limit is not checked, because its sysctl is not exported to
  * modules.  The caller (ops.c) also refuses the persistent PMU's own type.
  *
- * Return: 0, -EINVAL or -EOPNOTSUPP.
+ * Return: 0, -EINVAL, -EOPNOTSUPP, or -EOVERFLOW (a call chain deeper
+ * than the module's max_stack, as perf refuses one deeper than
+ * kernel.perf_event_max_stack).
  */
 int pp_event_attr_check(const struct perf_event_attr *attr)
 {
@@ -651,6 +660,9 @@ int pp_event_attr_check(const struct perf_event_attr *attr)
 		return -EOPNOTSUPP;
 	if (!pp_record_sample_type_ok(attr->sample_type))
 		return -EOPNOTSUPP;
+	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    attr->sample_max_stack > pp_chain_max_stack)
+		return -EOVERFLOW;
 	/*
 	 * comm asks for COMM records of the tasks that the samples are of.
 	 * Readers learn whose name a COMM record gives, and when, from its

@@ -39,6 +39,7 @@
 #include "boot_errors.h"
 #include "fw_errors.h"
 #include "buffer.h"
+#include "callchain.h"
 #include "control.h"
 #include "direct.h"
 #include "perf_persistent/dump.h"
@@ -342,10 +343,13 @@ static int __init pp_init(void)
 	ret = pp_direct_init();
 	if (ret)
 		goto err_readers;
+	ret = pp_callchain_init();
+	if (ret)
+		goto err_direct;
 	/* The registry first, because the PMU's event_init looks events up in it. */
 	ret = pp_events_init();
 	if (ret)
-		goto err_direct;
+		goto err_callchain;
 	ret = pp_sysfs_init();
 	if (ret)
 		goto err_events;
@@ -384,6 +388,8 @@ err_sysfs:
 	pp_sysfs_exit();
 err_events:
 	pp_events_exit();
+err_callchain:
+	pp_callchain_exit();
 err_direct:
 	pp_direct_exit();
 err_readers:
@@ -406,6 +412,7 @@ static void __exit pp_exit(void)
 	pp_pmu_unregister();
 	pp_sysfs_exit();
 	pp_events_exit();
+	pp_callchain_exit();
 	pp_direct_exit();
 	pp_readers_exit();
 	pp_region_stop(&pp_region);

@@ -20,6 +20,10 @@
  * current, the time from local_clock() (perf's clock), and the CPU from
  * smp_processor_id().
  *
+ * A CALLCHAIN field (between PERIOD and RAW, as in perf) is built by
+ * pp_callchain() before the space is reserved, since its length sets the
+ * record's size.
+ *
  * An event whose attr asks for comm also gets PERF_RECORD_COMM records:
  * before a record of a task its buffer has no recent COMM record of, one
  * with the task's name at that moment, so that readers name the task as it
@@ -125,6 +129,25 @@ void pp_record_fmt_init(struct pp_record_fmt *fmt, u64 sample_type, u64 id)
 			  hweight64(sample_type & PP_RECORD_FIXED_TYPES) *
 			  sizeof(u64);
 	fmt->comm_size = 0;
+	fmt->chain.max_stack = 0;
+	fmt->chain.kernel = false;
+	fmt->chain.user = false;
+}
+
+/**
+ * pp_record_fmt_chain - which frames the event's CALLCHAIN field holds
+ * @fmt: set up by pp_record_fmt_init()
+ * @attr: the event's attr, checked by pp_event_attr_check()
+ *
+ * As perf: sample_max_stack entries, the module's max_stack when it is 0;
+ * the kernel's and the user's frames unless the attr excludes them.
+ */
+void pp_record_fmt_chain(struct pp_record_fmt *fmt,
+			 const struct perf_event_attr *attr)
+{
+	fmt->chain.max_stack = attr->sample_max_stack ?: pp_chain_max_stack;
+	fmt->chain.kernel = !attr->exclude_callchain_kernel;
+	fmt->chain.user = !attr->exclude_callchain_user;
 }
 
 /**
@@ -263,6 +286,7 @@ static noinline void write_wrapped(struct pp_buffer *buf, unsigned long pos,
 				   const struct pp_record_fmt *fmt,
 				   const struct perf_sample_data *data,
 				   struct pt_regs *regs, unsigned int size,
+				   const u64 *ips, u64 nr_ips,
 				   u32 raw_size, u32 raw_pad)
 {
 	u64 fixed[PP_RECORD_FIXED_MAX / sizeof(u64)];
@@ -271,9 +295,15 @@ static noinline void write_wrapped(struct pp_buffer *buf, unsigned long pos,
 
 	fill_fixed(fixed, fmt, data, regs, size);
 	pp_buffer_write(buf, pos, fixed, fmt->fixed_size);
+	pos += fmt->fixed_size;
+	if (fmt->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		pp_buffer_write(buf, pos, &nr_ips, sizeof(nr_ips));
+		pos += sizeof(nr_ips);
+		pp_buffer_write(buf, pos, ips, nr_ips * sizeof(u64));
+		pos += nr_ips * sizeof(u64);
+	}
 	if (!(fmt->sample_type & PERF_SAMPLE_RAW))
 		return;
-	pos += fmt->fixed_size;
 	pp_buffer_write(buf, pos, &field, sizeof(field));
 	pos += sizeof(field);
 	for (frag = raw_size ? &data->raw->frag : NULL; frag; frag = raw_next(frag)) {
@@ -294,16 +324,18 @@ static noinline void write_wrapped(struct pp_buffer *buf, unsigned long pos,
  * costs one test and a counter.  With comm, a COMM record may go first.
  *
  * Return: 0, or the negative errno of pp_buffer_reserve() (the record was
- * dropped and counted), or -E2BIG for a RAW payload larger than a record
- * can carry (counted as dropped too).
+ * dropped and counted), or -E2BIG for a RAW payload or a record larger
+ * than a record can carry (counted as dropped too).
  */
 int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 		     const struct perf_sample_data *data, struct pt_regs *regs)
 {
 	const struct perf_raw_frag *frag;
 	u32 raw_size = 0, raw_pad = 0;
+	const u64 *ips = NULL;
 	unsigned int size;
 	unsigned long pos;
+	u64 nr_ips = 0;
 	void *dst;
 	int ret;
 
@@ -311,6 +343,10 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 		return -EAGAIN;
 
 	size = fmt->fixed_size;
+	if (fmt->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		nr_ips = pp_callchain(&fmt->chain, regs, &ips);
+		size += sizeof(u64) * (1 + nr_ips);
+	}
 	if (fmt->sample_type & PERF_SAMPLE_RAW) {
 		raw_size = raw_payload_size(data);
 		if (unlikely(raw_size > PP_RECORD_RAW_MAX)) {
@@ -325,6 +361,10 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 		raw_pad = ALIGN(sizeof(u32) + (raw_size ?: sizeof(u32)), sizeof(u64)) -
 			  sizeof(u32) - raw_size;
 		size += sizeof(u32) + raw_size + raw_pad;
+		if (unlikely(size > PP_RECORD_MAX)) {
+			local64_inc(&buf->dropped);
+			return -E2BIG;
+		}
 	}
 
 	ret = pp_buffer_reserve(buf, size, &pos);
@@ -333,12 +373,18 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 
 	dst = pp_buffer_ptr(buf, pos, size);
 	if (unlikely(!dst)) {
-		write_wrapped(buf, pos, fmt, data, regs, size, raw_size, raw_pad);
+		write_wrapped(buf, pos, fmt, data, regs, size, ips, nr_ips,
+			      raw_size, raw_pad);
 		goto out;
 	}
 	fill_fixed(dst, fmt, data, regs, size);
+	dst += fmt->fixed_size;
+	if (fmt->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		*(u64 *)dst = nr_ips;
+		memcpy(dst + sizeof(u64), ips, nr_ips * sizeof(u64));
+		dst += sizeof(u64) * (1 + nr_ips);
+	}
 	if (fmt->sample_type & PERF_SAMPLE_RAW) {
-		dst += fmt->fixed_size;
 		*(u32 *)dst = raw_size + raw_pad;
 		dst += sizeof(u32);
 		for (frag = raw_size ? &data->raw->frag : NULL; frag;

@@ -12,6 +12,7 @@
 #include <linux/types.h>
 
 #include "buffer.h"
+#include "callchain.h"
 
 struct perf_sample_data;
 struct pt_regs;
@@ -23,15 +24,17 @@ struct pt_regs;
  * @fixed_size: bytes of the header and the fixed-size fields
  * @comm_size: bytes of a PERF_RECORD_COMM record, 0 when the event's
  *	records get none
+ * @chain: which frames a CALLCHAIN field holds
  *
  * Set up with pp_record_fmt_init(), then pp_record_fmt_want_comm() for an
  * event whose attr asks for comm.
  */
 struct pp_record_fmt {
-	u64		sample_type;
-	u64		id;
-	unsigned int	fixed_size;
-	unsigned int	comm_size;
+	u64			sample_type;
+	u64			id;
+	unsigned int		fixed_size;
+	unsigned int		comm_size;
+	struct pp_chain_cfg	chain;
 };
 
 struct pp_comm_slot;
@@ -42,9 +45,14 @@ struct pp_comm_slot;
 /* Largest RAW payload a record can carry (the header's size is a u16). */
 #define PP_RECORD_RAW_MAX	(U16_MAX - 128)
 
+/* Largest record: the header's size is a u16, records are 8-byte aligned. */
+#define PP_RECORD_MAX		(U16_MAX & ~7U)
+
 bool pp_record_sample_type_ok(u64 sample_type);
 void pp_record_fmt_init(struct pp_record_fmt *fmt, u64 sample_type, u64 id);
 void pp_record_fmt_want_comm(struct pp_record_fmt *fmt);
+void pp_record_fmt_chain(struct pp_record_fmt *fmt,
+			 const struct perf_event_attr *attr);
 bool pp_record_comm_stale(const struct pp_comm_slot *slot, u32 pid, u32 tid,
 			  const char *comm, unsigned long head,
 			  unsigned long size);

@@ -23,6 +23,8 @@
  * @addr: ADDR
  * @cpu: CPU
  * @period: PERIOD
+ * @callchain: CALLCHAIN's entries (in the record), or NULL
+ * @callchain_nr: how many
  * @raw: RAW payload, or NULL
  * @raw_size: RAW's size field (payload plus padding)
  * @comm: a COMM record's name (NUL-terminated, in the record).  For a
@@ -44,6 +46,8 @@ struct pp_decoded {
 	__u64		addr;
 	__u32		cpu;
 	__u64		period;
+	const __u64	*callchain;
+	__u64		callchain_nr;
 	const void	*raw;
 	__u32		raw_size;
 	const char	*comm;
@@ -156,6 +160,13 @@ static inline int pp_decode(const void *rec, __u32 len, __u64 sample_type,
 	if (sample_type & PERF_SAMPLE_PERIOD)
 		d->period = *p++;
 
+	if (sample_type & PERF_SAMPLE_CALLCHAIN) {
+		if (p >= end || p[0] > (__u64)(end - p - 1))
+			return -1;
+		d->callchain_nr = p[0];
+		d->callchain = p + 1;
+		p += 1 + p[0];
+	}
 	if (sample_type & PERF_SAMPLE_RAW) {
 		const __u32 *raw = (const __u32 *)p;
 

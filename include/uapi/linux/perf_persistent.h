@@ -62,7 +62,16 @@
  *	{ u64 id;         } ID             the persistent event's id
  *	{ u32 cpu, res;   } CPU
  *	{ u64 period;     } PERIOD
+ *	{ u64 nr; u64 ips[nr]; } CALLCHAIN
  *	{ u32 size; char data[size]; } RAW (4 + size padded to 8 bytes)
+ *
+ * CALLCHAIN is perf's: PERF_CONTEXT_KERNEL and the kernel's return
+ * addresses when the sample hit the kernel, then PERF_CONTEXT_USER and the
+ * user's (a frame-pointer walk of the task's stack), as the attr's
+ * exclude_callchain_kernel and exclude_callchain_user allow.  IPs are
+ * stored while the chain has fewer than sample_max_stack entries (the
+ * module's max_stack parameter when it is 0; a larger one is refused with
+ * EOVERFLOW), markers counted, and the markers always.
  *
  * perf_event_attr::comm asks for COMM records as well; it needs TID and
  * sample_id_all, else EINVAL.  Before a record of a task that the buffer
@@ -85,7 +94,8 @@
 #define PERF_PERSISTENT_SAMPLE_TYPES					\
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
 	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
-	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |	\
+	 PERF_SAMPLE_RAW)
 
 /*
  * Records the module writes itself, of a hardware error that the

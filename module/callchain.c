@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent: the call chain of a sample
+ *
+ * perf builds a sample's call chain in perf_prepare_sample(), which only
+ * perf's own output path calls: the overflow handler of a kernel counter
+ * gets none, and perf's walkers (get_perf_callchain(), the architectures'
+ * perf_callchain_kernel() and perf_callchain_user()) are not exported.  So
+ * the module walks the stacks itself, with what the kernel exports to
+ * modules, as perf walks them:
+ *
+ *  - The kernel's frames on x86-64: the kernel's unwinder (__unwind_start(),
+ *    unwind_next_frame(), unwind_get_return_address(); ORC on Debian's
+ *    kernels), started as perf_callchain_kernel() starts it.  Real
+ *    interrupted registers give their IP first and the unwind starts from
+ *    them; registers perf made up for a software event or a tracepoint
+ *    (perf_fetch_caller_regs(), without X86_EFLAGS_FIXED) give a stack
+ *    pointer to start from.
+ *  - The kernel's frames on arm64: stack_trace_save(), from the handler
+ *    itself.  The walk crosses the exception's frame record, whose PC is
+ *    the interrupted one, so the frames before that PC are the handler's
+ *    and perf's own and are dropped (pp_chain_trim()).  Registers perf made
+ *    up hold their caller's return address as PC, which the walk meets
+ *    too.  If the walk does not meet the PC, the chain has the PC alone.
+ *  - The user's frames, on both: the IP, then the chain of frame records
+ *    from the frame pointer (each a saved frame pointer, then the return
+ *    address), read with copy_from_user_nofault(), which never faults and
+ *    may be called in NMI.  It stops at an unreadable or misaligned
+ *    record, and at one that does not move up the stack, so a damaged
+ *    chain cannot loop.  A 32-bit task's frames are not walked: its IP
+ *    alone is stored.  Kernel threads have no user frames.
+ *
+ * The chain is perf's (perf_callchain()): PERF_CONTEXT_KERNEL and the
+ * kernel's IPs when the sample hit the kernel, then PERF_CONTEXT_USER and
+ * the user's IPs, from the task's saved user registers when the sample
+ * hit the kernel.  Its entries, markers included, number at most the
+ * event's max_stack, and the markers are always stored.
+ *
+ * The chain is built before the record's space is reserved, because only
+ * then is the record's size known.  It goes into a per-CPU scratch area,
+ * one per context level (task, softirq, hardirq, NMI): a handler runs
+ * with preemption off and is interrupted only by a higher level, whose
+ * handler uses its own area.
+ *
+ * Contexts: pp_callchain() runs in the overflow handler, any context
+ * including NMI: no lock, no allocation, at most max_stack frames walked
+ * (plus, on arm64, PP_CHAIN_SLACK frames of the handler's own).  Init and
+ * exit run at module load and unload.
+ */
+
+#include <linux/compat.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/preempt.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/stacktrace.h>
+#include <linux/uaccess.h>
+
+#ifdef CONFIG_X86_64
+#include <asm/unwind.h>
+#endif
+#ifdef CONFIG_ARM64
+#include <asm/pointer_auth.h>
+#endif
+
+#include "callchain.h"
+
+/*
+ * The frames a walk on arm64 meets before the interrupted PC: the
+ * handler's, perf's and the exception entry's.  Room is kept for them, so
+ * that they do not cut the interrupted code's chain short.
+ */
+#define PP_CHAIN_SLACK		32
+
+/* Context levels: task, softirq, hardirq, NMI (interrupt_context_level()). */
+#define PP_CHAIN_LEVELS		4
+
+unsigned int pp_chain_max_stack = PERF_MAX_STACK_DEPTH;
+module_param_named(max_stack, pp_chain_max_stack, uint, 0444);
+MODULE_PARM_DESC(max_stack,
+		 "Largest call chain a sample may hold, in entries (as the sysctl kernel.perf_event_max_stack, 1 to 512; default 127): the default of an event whose attr's sample_max_stack is 0");
+
+/* The scratch areas: PP_CHAIN_LEVELS of pp_chain_entries u64 per CPU. */
+static u64 __percpu *pp_chain_scratch;
+static unsigned int pp_chain_entries;
+
+/* The chain being built. */
+struct pp_chain {
+	u64		*ip;
+	unsigned int	nr;
+	unsigned int	max;
+};
+
+/* Store @ip if there is room; false if there is none (perf's rule). */
+static __always_inline bool chain_store(struct pp_chain *c, u64 ip)
+{
+	if (c->nr >= c->max)
+		return false;
+	c->ip[c->nr++] = ip;
+	return true;
+}
+
+/*
+ * Store a context marker.  There is always room: the area has
+ * PP_CHAIN_CONTEXTS entries beyond max_stack.
+ */
+static __always_inline void chain_mark(struct pp_chain *c, u64 context)
+{
+	c->ip[c->nr++] = context;
+}
+
+/**
+ * pp_chain_trim - drop the frames a stack walk met before the interrupted PC
+ * @trace: the walk's return addresses, innermost first
+ * @nr: how many
+ * @pc: the interrupted PC
+ *
+ * Moves the entries from the first that is @pc on to the start of @trace.
+ * Pure; any context.
+ *
+ * Return: how many entries are kept, 0 if none is @pc.
+ */
+unsigned int pp_chain_trim(unsigned long *trace, unsigned int nr,
+			   unsigned long pc)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (trace[i] == pc) {
+			memmove(trace, trace + i, (nr - i) * sizeof(*trace));
+			return nr - i;
+		}
+	}
+	return 0;
+}
+
+/* The kernel's frames of @regs, which hit the kernel. */
+static void chain_kernel(struct pp_chain *c, struct pt_regs *regs)
+{
+#if defined(CONFIG_X86_64)
+	struct unwind_state state;
+	unsigned long addr;
+
+	if (regs->flags & X86_EFLAGS_FIXED) {
+		if (!chain_store(c, regs->ip))
+			return;
+		unwind_start(&state, current, regs, NULL);
+	} else {
+		unwind_start(&state, current, NULL, (void *)regs->sp);
+	}
+	for (; !unwind_done(&state); unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr || !chain_store(c, addr))
+			return;
+	}
+#elif defined(CONFIG_ARM64)
+	/* u64 and unsigned long are one type of the same size here. */
+	unsigned long *trace = (unsigned long *)(c->ip + c->nr);
+	unsigned int room = c->max > c->nr ? c->max - c->nr : 0, n;
+
+	if (!room)
+		return;
+	n = stack_trace_save(trace, room + PP_CHAIN_SLACK, 0);
+	n = pp_chain_trim(trace, n, instruction_pointer(regs));
+	if (!n) {
+		chain_store(c, instruction_pointer(regs));
+		return;
+	}
+	c->nr += min(n, room);
+#else
+	chain_store(c, instruction_pointer(regs));
+#endif
+}
+
+/* A user return address as the task's code has it. */
+static __always_inline unsigned long user_ret(unsigned long addr)
+{
+#if defined(CONFIG_ARM64) && defined(ptrauth_strip_user_insn_pac)
+	return ptrauth_strip_user_insn_pac(addr);
+#elif defined(CONFIG_ARM64)
+	return ptrauth_strip_insn_pac(addr);
+#else
+	return addr;
+#endif
+}
+
+/* The user's frames of @regs, the task's user registers. */
+static void chain_user(struct pp_chain *c, struct pt_regs *regs)
+{
+	unsigned long fp = 0, frame[2];
+
+	if (!chain_store(c, instruction_pointer(regs)))
+		return;
+#if defined(CONFIG_X86_64)
+	if (!user_64bit_mode(regs))
+		return;
+	fp = regs->bp;
+#elif defined(CONFIG_ARM64)
+	if (compat_user_mode(regs))
+		return;
+	fp = regs->regs[29];
+#endif
+	while (fp && !(fp & (sizeof(long) - 1))) {
+		if (copy_from_user_nofault(frame, (const void __user *)fp,
+					   sizeof(frame)))
+			return;
+		if (!frame[1] || !chain_store(c, user_ret(frame[1])))
+			return;
+		/* The caller's record is further up the stack. */
+		if (frame[0] <= fp)
+			return;
+		fp = frame[0];
+	}
+}
+
+/**
+ * pp_callchain - the call chain of the sample the handler got
+ * @cfg: which frames, and how many
+ * @regs: the registers the handler got
+ * @ips: out: the chain, valid until this CPU's handler at this context
+ *	level returns
+ *
+ * Any context including NMI, with preemption off.
+ *
+ * Return: the number of entries in *@ips.
+ */
+unsigned int pp_callchain(const struct pp_chain_cfg *cfg,
+			  struct pt_regs *regs, const u64 **ips)
+{
+	struct pp_chain c;
+
+	c.ip = this_cpu_ptr(pp_chain_scratch) +
+	       interrupt_context_level() * pp_chain_entries;
+	c.nr = 0;
+	c.max = cfg->max_stack;
+	*ips = c.ip;
+	if (!regs)
+		return 0;
+	if (cfg->kernel && !user_mode(regs)) {
+		chain_mark(&c, PERF_CONTEXT_KERNEL);
+		chain_kernel(&c, regs);
+	}
+	if (cfg->user && !(current->flags & PF_KTHREAD) && current->mm) {
+		if (!user_mode(regs))
+			regs = task_pt_regs(current);
+		chain_mark(&c, PERF_CONTEXT_USER);
+		chain_user(&c, regs);
+	}
+	return c.nr;
+}
+
+/* At load: the scratch areas, for the max_stack the parameter says. */
+int pp_callchain_init(void)
+{
+	pp_chain_max_stack = clamp(pp_chain_max_stack, 1U, PP_CHAIN_MAX_STACK);
+	pp_chain_entries = pp_chain_max_stack + PP_CHAIN_CONTEXTS +
+			   PP_CHAIN_SLACK;
+	pp_chain_scratch = __alloc_percpu(PP_CHAIN_LEVELS * pp_chain_entries *
+					  sizeof(u64), sizeof(u64));
+	return pp_chain_scratch ? 0 : -ENOMEM;
+}
+
+void pp_callchain_exit(void)
+{
+	free_percpu(pp_chain_scratch);
+}
