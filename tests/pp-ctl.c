@@ -9,7 +9,8 @@
  *   create NAME SOURCE [OPTION...]    SOURCE: tp=SYS:NAME | sw=N | hw=N |
  *                                     bp=ADDR[:LEN[:r|w|rw|x]] | raw=TYPE:CONFIG
  *       options: buffer=BYTES detached period=N (default 1; 1 ms for the
- *                clock events) freq=N sample=0xBITS
+ *                clock events) freq=N sample=0xBITS max-stack=N
+ *                (sample_max_stack)
  *                flags=0xN size=N (struct size) tail (non-zero byte past the
  *                struct) attr-size=N reserved tail-attr (its last byte non-zero)
  *                attr-reserved use-clockid comm (with sample_id_all)
@@ -250,6 +251,8 @@ static int cmd_create(char **argv, int argc)
 			attr->freq = 1, attr->sample_freq = num(v);
 		else if (!strncmp(o, "sample=", 7))
 			attr->sample_type = num(v);
+		else if (!strncmp(o, "max-stack=", 10))
+			attr->sample_max_stack = num(v);
 		else if (!strncmp(o, "flags=", 6))
 			c->flags = num(v);
 		else if (!strncmp(o, "size=", 5))

@@ -29,6 +29,7 @@ struct create_args {
 	unsigned long long	period;
 	unsigned long long	freq;
 	unsigned long long	size;
+	unsigned long long	max_stack;
 	int			pid;
 	int			pidfd;
 	bool			have_pid;
@@ -41,6 +42,8 @@ struct create_args {
 	bool			crash_dump;
 	bool			perf_path;
 	bool			keep;
+	bool			callchain;
+	bool			have_max_stack;
 };
 
 static int opt_period(const char *arg, void *value)
@@ -51,6 +54,21 @@ static int opt_period(const char *arg, void *value)
 static int opt_freq(const char *arg, void *value)
 {
 	return parse_count(arg, "frequency", false, value);
+}
+
+/* --call-graph MODE: the frame-pointer walk, the one the module has. */
+static int opt_call_graph(const char *arg, void *value)
+{
+	if (strcmp(arg, "fp"))
+		return usage_error("bad --call-graph '%s': the module walks frame pointers (fp)",
+				   arg);
+	*(bool *)value = true;
+	return 0;
+}
+
+static int opt_max_stack(const char *arg, void *value)
+{
+	return parse_count(arg, "max-stack", false, value);
 }
 
 static bool name_ok(const char *name)
@@ -157,6 +175,10 @@ static int parse_create(int argc, char **argv, struct create_args *a)
 		OPT_CALL('s', "fields", &a->fields, opt_fields),
 		OPT_CALL_SEEN('c', "count", &a->period, opt_period, &a->have_period),
 		OPT_CALL_SEEN('F', "freq", &a->freq, opt_freq, &a->have_freq),
+		OPT_SET('g', "callchain", &a->callchain),
+		OPT_CALL(0, "call-graph", &a->callchain, opt_call_graph),
+		OPT_CALL_SEEN(0, "max-stack", &a->max_stack, opt_max_stack,
+			      &a->have_max_stack),
 		OPT_SET('d', "detached", &a->detached),
 		OPT_CLEAR(0, "no-comm", &a->comm),
 		OPT_SET(0, "crash-dump", &a->crash_dump),
@@ -181,6 +203,10 @@ static int parse_create(int argc, char **argv, struct create_args *a)
 	a->spec = argv[optind];
 	if (a->have_period && a->have_freq)
 		return usage_error("-c and -F exclude each other");
+	if (a->have_max_stack && !a->callchain)
+		return usage_error("--max-stack needs -g");
+	if (a->max_stack > 65535)
+		return usage_error("bad max-stack '%llu'", a->max_stack);
 	if (a->have_pid + a->have_pidfd + !!a->cgroup + !!a->cmd > 1)
 		return usage_error("--pid, --pidfd, --cgroup and -- CMD exclude each other");
 	if (!a->inherit && !a->have_pid && !a->have_pidfd && !a->cmd)
@@ -218,6 +244,10 @@ static int build_attr(struct create_args *a, struct perf_event_attr *attr,
 		attr->sample_period = a->period;
 	} else {
 		default_sampling(attr);
+	}
+	if (a->callchain) {
+		a->fields |= PERF_SAMPLE_CALLCHAIN;
+		attr->sample_max_stack = a->max_stack;
 	}
 	attr->sample_type = attr->sample_period ? a->fields : 0;
 	/* The tasks' names as they were when recorded: COMM records. */
@@ -366,7 +396,7 @@ static int cmd_create(int argc, char **argv)
 const struct pp_cmd pp_cmd_create = {
 	.name = "create",
 	.fn = cmd_create,
-	.usage = "[-n NAME] [-m SIZE] [-s FIELDS] [-c PERIOD] [-d] [--pid PID | --cgroup PATH] EVENT [-- CMD...]",
+	.usage = "[-n NAME] [-m SIZE] [-s FIELDS] [-c PERIOD] [-g] [-d] [--pid PID | --cgroup PATH] EVENT [-- CMD...]",
 	.help = "create a persistent event recording EVENT on every CPU, or of a\n"
 		"    process tree or a cgroup\n"
 		"    EVENT           system:name (tracepoint), a software or hardware event\n"
@@ -376,8 +406,13 @@ const struct pp_cmd pp_cmd_create = {
 		"    -m, --buffer-size SIZE  per-CPU buffer: 4K to 64M, a power of two\n"
 		"                            (default: the module's buffer_kb)\n"
 		"    -s, --fields FIELDS     sample fields: identifier,ip,tid,time,addr,\n"
-		"                            id,cpu,period,raw (default: identifier,ip,\n"
-		"                            tid,time,cpu,period and raw for a tracepoint)\n"
+		"                            id,cpu,period,callchain,raw (default:\n"
+		"                            identifier,ip,tid,time,cpu,period and raw\n"
+		"                            for a tracepoint)\n"
+		"    -g, --call-graph fp     call chains (kernel and user frames, the user's\n"
+		"                            by frame pointers): the callchain field\n"
+		"    --max-stack N           with -g: at most N entries (default: the\n"
+		"                            module's max_stack, 127)\n"
 		"    -c, --count PERIOD      record every PERIOD events; 0 counts only\n"
 		"                            (default: 1; 1 ms for cpu-clock, task-clock;\n"
 		"                            hardware and raw events: -F 1000)\n"

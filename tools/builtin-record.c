@@ -30,10 +30,11 @@ static unsigned int record_id(const struct pp_event_desc *desc)
 static int cmd_record(int argc, char **argv)
 {
 	const char *path = NULL, *fmt = "perf.data";
-	bool previous = false;
+	bool previous = false, cache = true;
 	const struct pp_opt opts[] = {
 		OPT_STRING('o', "output", &path),
 		OPT_SET(0, "previous", &previous),
+		OPT_CLEAR('N', "no-buildid-cache", &cache),
 		OPT_STRING(0, "format", &fmt),
 		OPT_END
 	};
@@ -53,6 +54,7 @@ static int cmd_record(int argc, char **argv)
 		return ret;
 	if (!path)
 		path = format == PP_FORMAT_TRACE_DAT ? "trace.dat" : "perf.data";
+	perfdata_set_buildid_cache(cache);
 	nr = argc - optind;
 	if (exports_alloc(&x, nr))
 		return 1;
@@ -93,11 +95,13 @@ out:
 const struct pp_cmd pp_cmd_record = {
 	.name = "record",
 	.fn = cmd_record,
-	.usage = "[-o FILE] [--format perf.data|trace.dat] [--previous] NAME...",
+	.usage = "[-o FILE] [--format perf.data|trace.dat] [--previous] [-N] NAME...",
 	.help = "write the records held by the events to one perf.data file, for\n"
 		"perf script, report, sched, timechart and data convert, or to\n"
 		"a trace.dat, for trace-cmd report and KernelShark\n"
 		"    -o, --output FILE   (default: perf.data, trace.dat)\n"
 		"    --format FORMAT     perf.data (default) or trace.dat\n"
-		"    --previous          the previous boot's events (list --previous)",
+		"    --previous          the previous boot's events (list --previous)\n"
+		"    -N, --no-buildid-cache  do not put the binaries a profile's samples\n"
+		"                        name into perf's build-id cache (~/.debug)",
 };

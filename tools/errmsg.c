@@ -32,6 +32,8 @@ static const struct pp_errmsg messages[] = {
 	  "creating '{name}': {err}: this kernel steps over a breakpoint's hits for perf's own buffers only (arm64): use perf record -e {arg}" },
 	{ PP_OP_CREATE, EOPNOTSUPP, 0,
 	  "creating '{name}': {err}: the module cannot record these sample fields of {arg}" },
+	{ PP_OP_CREATE, EOVERFLOW, 0,
+	  "creating '{name}': {err}: --max-stack is above the module's max_stack (/sys/module/perf_persistent/parameters/max_stack)" },
 	{ PP_OP_CREATE, EINVAL, PP_WHEN_NONAME, "bad event name '{name}'" },
 	{ PP_OP_CREATE, ESRCH, PP_WHEN_PID, "creating '{name}': no process {arg}" },
 	{ PP_OP_CREATE, EBADF, PP_WHEN_CGROUP,

@@ -59,6 +59,7 @@ static const struct named fields[] = {
 	{ "id",		PERF_SAMPLE_ID },
 	{ "cpu",	PERF_SAMPLE_CPU },
 	{ "period",	PERF_SAMPLE_PERIOD },
+	{ "callchain",	PERF_SAMPLE_CALLCHAIN },
 	{ "raw",	PERF_SAMPLE_RAW },
 };
 
@@ -386,7 +387,7 @@ int parse_fields(const char *s, unsigned long long *sample_type)
 			    !strncmp(p, fields[i].name, len))
 				break;
 		if (i == ARRAY_SIZE(fields))
-			return pp_error("unknown sample field '%.*s' (known: identifier,ip,tid,time,addr,id,cpu,period,raw)",
+			return pp_error("unknown sample field '%.*s' (known: identifier,ip,tid,time,addr,id,cpu,period,callchain,raw)",
 					(int)len, p);
 		st |= fields[i].config;
 		p += len;

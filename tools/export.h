@@ -75,4 +75,16 @@ int export_tasks(const struct pp_export *ev, size_t nr, bool newest,
 			    size_t comm_max),
 		 void *arg);
 
+/*
+ * Append to @b the MMAP and MMAP2 records of the kernel, its modules and
+ * the processes of the samples of the @nr events @ev that are profiles of
+ * this boot, each ending with @id_size bytes of zero sample_id fields, and
+ * to @build_ids perf's build-id table of the binaries they name; with
+ * @cache, put those binaries into perf's build-id cache (maps.c).  Returns
+ * 0, or -1 (reported).
+ */
+int export_maps(struct blob *b, struct blob *build_ids,
+		const struct pp_export *ev, size_t nr, size_t id_size,
+		bool cache);
+
 #endif /* PERF_PERSISTENT_EXPORT_H */

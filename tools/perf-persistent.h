@@ -399,6 +399,8 @@ struct pp_export {
  */
 int perfdata_write(const char *path, const struct pp_export *ev, size_t nr,
 		   int argc, char **cmdline);
+/* Whether perfdata_write() fills perf's build-id cache (default: yes). */
+void perfdata_set_buildid_cache(bool on);
 
 /* ---- tracedat.c: export to trace-cmd's trace.dat ------------------------ */
 

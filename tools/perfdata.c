@@ -13,7 +13,9 @@
  * name their tasks as they were; every attr has sample_id_all, so perf
  * orders them all by time.  The HEADER_TRACING_DATA feature carries the
  * tracepoints' formats, which perf needs to decode the RAW payloads, in
- * the layout of perf's trace-event-info.c, version 0.6.  The other
+ * the layout of perf's trace-event-info.c, version 0.6.  A profile also
+ * gets the MMAP and MMAP2 records of the kernel and the processes it
+ * sampled, and the BUILD_ID table (maps.c).  The other
  * features say where and when the records were made, as perf record
  * writes them (HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID,
  * TOTAL_MEM, CMDLINE, SAMPLE_TIME, CLOCK_DATA): perf's tools read them,
@@ -42,6 +44,7 @@
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
 /* perf's feature bits (tools/perf/util/header.h) this file may carry. */
 #define HEADER_TRACING_DATA	1
+#define HEADER_BUILD_ID		2
 #define HEADER_HOSTNAME		3
 #define HEADER_OSRELEASE	4
 #define HEADER_VERSION		5
@@ -936,6 +939,13 @@ static int write_out(const char *path, const struct perfdata *pd,
 	return 0;
 }
 
+static bool buildid_cache = true;
+
+void perfdata_set_buildid_cache(bool on)
+{
+	buildid_cache = on;
+}
+
 int perfdata_write(const char *path, const struct pp_export *ev, size_t nr,
 		   int argc, char **cmdline)
 {
@@ -951,6 +961,10 @@ int perfdata_write(const char *path, const struct pp_export *ev, size_t nr,
 		ret = export_tasks(ev, nr, false, comm_record_of, &pd);
 	if (!ret)
 		exit_records(&pd.comms, ev, nr);
+	if (!ret)
+		ret = export_maps(&pd.comms, &pd.feat[HEADER_BUILD_ID], ev, nr,
+				  sample_id_size(pd.fa[0].attr.sample_type),
+				  buildid_cache);
 	if (!ret) {
 		describe(&pd, ev, argc, cmdline);
 		for (i = 0; i <= HEADER_LAST; i++)

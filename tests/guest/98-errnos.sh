@@ -105,6 +105,11 @@ else
 	ok "E144 # SKIP breakpoint sources record on x86 (60-sources)"
 fi
 row E71 EINVAL pp-ctl create b sw=1 detached comm-no-id
+# Call chains: sample_max_stack above max_stack (127 by default) refused,
+# the largest taken.
+row E145 EOVERFLOW pp-ctl create b sw=0 detached sample=0x20 max-stack=128
+check_match "E145: max_stack itself is taken" "^create: OK" \
+	"$(pp-ctl create b sw=0 detached sample=0x20 max-stack=127 destroy b)"
 row E72 EINVAL pp-ctl create b sw=1 detached comm sample=0x10000
 echo 2 >/proc/sys/kernel/perf_event_paranoid
 row E54 EACCES setpriv_nobody pp-open --config "$keep" --cpu 0

@@ -158,7 +158,9 @@ static void test_fields(void)
 	CHECK(!strcmp(buf, "ip,tid,time,raw"), "formatted back: %s", buf);
 	CHECK(parse_fields("ip,nope", &st), "unknown field");
 	CHECK(parse_fields("", &st), "no field");
-	CHECK(parse_fields("callchain", &st), "unsupported field");
+	CHECK(!parse_fields("ip,callchain", &st) &&
+	      st == (PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN), "ip,callchain");
+	CHECK(parse_fields("regs_user", &st), "unsupported field");
 }
 
 static void test_events(void)

@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: the mappings a profile needs, for perf.data.
+ *
+ * perf names a sample's addresses through the mappings it learnt before
+ * the sample: PERF_RECORD_MMAP records of the kernel and its modules, and
+ * PERF_RECORD_MMAP2 records of each process's executable mappings.  perf
+ * record synthesizes those of what already runs when it starts, and the
+ * kernel sends it the later ones.  An export of a persistent event
+ * synthesizes them as perf record does, when the file is written: the
+ * kernel's text (its "_text" address, which perf relocates kallsyms by),
+ * the loaded modules, and the executable mappings of the processes of the
+ * samples that still run.  Each mapping carries its build-id, and the file
+ * has the build-id table perf record writes (HEADER_BUILD_ID), so that
+ * perf finds the binaries by build-id, in the build-id cache, on another
+ * machine or after they are gone.  The binaries, the kernel's symbol table
+ * (/proc/kallsyms) and the modules go into that cache (~/.debug, or
+ * $PERF_BUILDID_DIR) as perf record puts them there.
+ *
+ * Only a profile gets them: an event with call chains, or a sampling
+ * source (not a tracepoint) with IPs.  A previous boot's records are not
+ * given this boot's mappings: its kernel was elsewhere, and its pids were
+ * other processes.
+ */
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "perf-persistent.h"
+#include "export.h"
+
+/* perf's misc bits of the records written here. */
+#define MISC_MMAP_BUILD_ID	(1 << 14)
+#define MISC_BUILD_ID_SIZE	(1 << 15)
+#define BUILD_ID_MAX		20
+/* perf pads the names of the build-id table to this (NAME_ALIGN). */
+#define NAME_ALIGN		64
+
+/* One binary the file's mappings name, once. */
+struct dso {
+	char		*path;
+	uint8_t		id[BUILD_ID_MAX];
+	uint8_t		id_len;
+	bool		kernel;
+};
+
+struct dsos {
+	struct dso	*d;
+	size_t		nr, cap;
+};
+
+/* Read the build-id from ELF notes at @p, @len bytes. */
+static int notes_build_id(const unsigned char *p, size_t len, uint8_t *id)
+{
+	size_t off = 0;
+
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_off = off + 12, desc_off;
+
+		memcpy(&namesz, p + off, 4);
+		memcpy(&descsz, p + off + 4, 4);
+		memcpy(&type, p + off + 8, 4);
+		desc_off = name_off + ((namesz + 3) & ~3U);
+		if (desc_off > len || descsz > len - desc_off)
+			return 0;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 &&
+		    !memcmp(p + name_off, "GNU", 4) && descsz &&
+		    descsz <= BUILD_ID_MAX) {
+			memcpy(id, p + desc_off, descsz);
+			return descsz;
+		}
+		off = desc_off + ((descsz + 3) & ~3U);
+	}
+	return 0;
+}
+
+/* The build-id of a file of raw notes (/sys/kernel/notes), or 0. */
+static int notes_file_build_id(const char *path, uint8_t *id)
+{
+	unsigned char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n > 0 ? notes_build_id(buf, n, id) : 0;
+}
+
+/* The build-id of a 64-bit ELF file, from its PT_NOTE segments, or 0. */
+static int elf_build_id(const char *path, uint8_t *id)
+{
+	unsigned char buf[4096];
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd, i, len = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph))
+		goto out;
+	for (i = 0; i < eh.e_phnum && !len; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) !=
+		    sizeof(ph))
+			break;
+		if (ph.p_type != PT_NOTE || ph.p_filesz > sizeof(buf))
+			continue;
+		if (pread(fd, buf, ph.p_filesz, ph.p_offset) !=
+		    (ssize_t)ph.p_filesz)
+			continue;
+		len = notes_build_id(buf, ph.p_filesz, id);
+	}
+out:
+	close(fd);
+	return len;
+}
+
+/* The dso of @path in @ds, added if new; NULL when out of memory. */
+static struct dso *dso_get(struct dsos *ds, const char *path, bool kernel)
+{
+	struct dso *d;
+	size_t i;
+
+	for (i = 0; i < ds->nr; i++)
+		if (!strcmp(ds->d[i].path, path))
+			return &ds->d[i];
+	if (ds->nr == ds->cap) {
+		size_t cap = ds->cap ? 2 * ds->cap : 32;
+
+		d = realloc(ds->d, cap * sizeof(*d));
+		if (!d)
+			return NULL;
+		ds->d = d;
+		ds->cap = cap;
+	}
+	d = &ds->d[ds->nr];
+	memset(d, 0, sizeof(*d));
+	d->path = strdup(path);
+	if (!d->path)
+		return NULL;
+	d->kernel = kernel;
+	ds->nr++;
+	return d;
+}
+
+/* The sample_id fields of a synthesized record: zeros, time 0 first. */
+static void put_id_zeros(struct blob *b, size_t id_size)
+{
+	size_t i;
+
+	for (i = 0; i < id_size; i += 8)
+		put_u64(b, 0);
+}
+
+/* A PERF_RECORD_MMAP of the kernel or a module (pid -1, as perf's). */
+static void mmap_record(struct blob *b, uint64_t start, uint64_t len,
+			uint64_t pgoff, const char *name, size_t id_size)
+{
+	struct perf_event_header hdr = {
+		.type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL,
+	};
+	size_t nlen = strlen(name) + 1, padded = (nlen + 7) & ~7UL;
+	static const char zero[8];
+
+	hdr.size = sizeof(hdr) + 8 + 24 + padded + id_size;
+	put(b, &hdr, sizeof(hdr));
+	put_u32(b, (uint32_t)-1);
+	put_u32(b, 0);
+	put_u64(b, start);
+	put_u64(b, len);
+	put_u64(b, pgoff);
+	put(b, name, nlen);
+	put(b, zero, padded - nlen);
+	put_id_zeros(b, id_size);
+}
+
+/* A PERF_RECORD_MMAP2 of a process's mapping, with its build-id. */
+static void mmap2_record(struct blob *b, int pid, uint64_t start,
+			 uint64_t len, uint64_t pgoff, const struct dso *d,
+			 uint32_t prot, size_t id_size)
+{
+	struct perf_event_header hdr = {
+		.type = PERF_RECORD_MMAP2, .misc = PERF_RECORD_MISC_USER,
+	};
+	size_t nlen = strlen(d->path) + 1, padded = (nlen + 7) & ~7UL;
+	static const char zero[8];
+	uint8_t id[24] = { 0 };
+
+	if (d->id_len) {
+		hdr.misc |= MISC_MMAP_BUILD_ID;
+		id[0] = d->id_len;
+		memcpy(id + 4, d->id, d->id_len);
+	}
+	hdr.size = sizeof(hdr) + 8 + 24 + 24 + 8 + padded + id_size;
+	put(b, &hdr, sizeof(hdr));
+	put_u32(b, pid);
+	put_u32(b, pid);
+	put_u64(b, start);
+	put_u64(b, len);
+	put_u64(b, pgoff);
+	put(b, id, sizeof(id));
+	put_u32(b, prot);
+	put_u32(b, 0x02);	/* MAP_PRIVATE */
+	put(b, d->path, nlen);
+	put(b, zero, padded - nlen);
+	put_id_zeros(b, id_size);
+}
+
+/* The address of the kernel symbol @name in /proc/kallsyms, or 0. */
+static uint64_t kallsyms_addr(const char *name)
+{
+	char line[512], sym[256], type;
+	unsigned long long addr;
+	uint64_t found = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 &&
+		    !strcmp(sym, name))
+			found = addr;
+	fclose(f);
+	return found;
+}
+
+/*
+ * The path of module @name's file, from modules.dep, or "[name]" (perf's
+ * name for a module it has no file of).
+ */
+static void module_path(const char *name, char *out, size_t len)
+{
+	char dep[PATH_MAX], line[PATH_MAX], base[128], *colon, *slash, *dot;
+	struct utsname uts;
+	size_t i;
+	FILE *f;
+
+	snprintf(out, len, "[%s]", name);
+	if (uname(&uts))
+		return;
+	snprintf(dep, sizeof(dep), "/lib/modules/%s/modules.dep", uts.release);
+	f = fopen(dep, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		slash = strrchr(line, '/');
+		snprintf(base, sizeof(base), "%s", slash ? slash + 1 : line);
+		dot = strstr(base, ".ko");
+		if (!dot)
+			continue;
+		*dot = '\0';
+		for (i = 0; base[i]; i++)
+			if (base[i] == '-')
+				base[i] = '_';
+		if (!strcmp(base, name)) {
+			snprintf(out, len, "/lib/modules/%s/%s", uts.release, line);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* The kernel's text and its modules; false if the addresses are hidden. */
+static bool kernel_maps(struct blob *b, struct dsos *ds, size_t id_size)
+{
+	char line[512], name[128], path[PATH_MAX], notes[PATH_MAX];
+	unsigned long long size, addr;
+	uint64_t text = kallsyms_addr("_text"), first_module = UINT64_MAX;
+	struct dso *d;
+	FILE *f;
+
+	if (!text)
+		return false;
+	f = fopen("/proc/modules", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s %llu %*s %*s %*s %llx", name, &size,
+			   &addr) != 3 || !addr)
+			continue;
+		module_path(name, path, sizeof(path));
+		d = dso_get(ds, path, true);
+		if (!d)
+			break;
+		snprintf(notes, sizeof(notes),
+			 "/sys/module/%s/notes/.note.gnu.build-id", name);
+		d->id_len = notes_file_build_id(notes, d->id);
+		mmap_record(b, addr, size, 0, path, id_size);
+		if (addr > text && addr < first_module)
+			first_module = addr;
+	}
+	if (f)
+		fclose(f);
+	/* As perf: the text up to the first module, relocated by _text. */
+	mmap_record(b, text, first_module == UINT64_MAX ? ~0ULL - text :
+		    first_module - text, text, "[kernel.kallsyms]_text", id_size);
+	d = dso_get(ds, "[kernel.kallsyms]", true);
+	if (d)
+		d->id_len = notes_file_build_id("/sys/kernel/notes", d->id);
+	return true;
+}
+
+/* The executable mappings of process @pid, as it has them now. */
+static void process_maps(struct blob *b, struct dsos *ds, int pid,
+			 size_t id_size)
+{
+	char path[64], line[PATH_MAX + 128], perm[8], file[PATH_MAX];
+	unsigned long long start, end, pgoff;
+	struct dso *d;
+	uint32_t prot;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		file[0] = '\0';
+		n = sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]",
+			   &start, &end, perm, &pgoff, file);
+		if (n < 4 || perm[2] != 'x' ||
+		    (file[0] != '/' && strcmp(file, "[vdso]")))
+			continue;
+		d = dso_get(ds, file, false);
+		if (!d)
+			break;
+		if (!d->id_len && file[0] == '/')
+			d->id_len = elf_build_id(file, d->id);
+		prot = (perm[0] == 'r' ? 1 : 0) | (perm[1] == 'w' ? 2 : 0) | 4;
+		mmap2_record(b, pid, start, end - start, pgoff, d, prot, id_size);
+	}
+	fclose(f);
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* perf's build-id table (HEADER_BUILD_ID): one entry per binary. */
+static void build_id_table(struct blob *b, const struct dsos *ds)
+{
+	size_t i, nlen, padded;
+	static const char zero[NAME_ALIGN];
+
+	for (i = 0; i < ds->nr; i++) {
+		const struct dso *d = &ds->d[i];
+		struct perf_event_header hdr = { 0 };
+		uint8_t id[24] = { 0 };
+
+		if (!d->id_len)
+			continue;
+		nlen = strlen(d->path) + 1;
+		padded = (nlen + NAME_ALIGN - 1) & ~(size_t)(NAME_ALIGN - 1);
+		hdr.misc = (d->kernel ? PERF_RECORD_MISC_KERNEL :
+					PERF_RECORD_MISC_USER) |
+			   MISC_BUILD_ID_SIZE;
+		hdr.size = sizeof(hdr) + 4 + sizeof(id) + padded;
+		memcpy(id, d->id, d->id_len);
+		id[20] = d->id_len;
+		put(b, &hdr, sizeof(hdr));
+		put_u32(b, (uint32_t)-1);
+		put(b, id, sizeof(id));
+		put(b, d->path, nlen);
+		put(b, zero, padded - nlen);
+	}
+}
+
+/* mkdir -p of @path's directories and @path itself. */
+static int mkdirs(char *path)
+{
+	char *s;
+
+	for (s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			*s = '/';
+			return -1;
+		}
+		*s = '/';
+	}
+	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* Copy @from to @to, unless @to exists; 0 or -1. */
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	if (!access(to, F_OK))
+		return 0;
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n) {
+			ret = -1;
+			break;
+		}
+	if (n < 0)
+		ret = -1;
+	close(in);
+	if (close(out) || ret) {
+		unlink(to);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Put @d's file into the build-id cache as perf record does: the copy in
+ * DIR/PATH/BUILD-ID/elf (kallsyms for the kernel's symbol table), and the
+ * link DIR/.build-id/XX/REST to its directory.
+ */
+static void cache_dso(const char *dir, const struct dso *d)
+{
+	char sid[2 * BUILD_ID_MAX + 1], home[PATH_MAX], link[PATH_MAX + 64];
+	char target[PATH_MAX + 64], file[PATH_MAX + 80];
+	bool kallsyms = !strcmp(d->path, "[kernel.kallsyms]");
+	const char *from = kallsyms ? "/proc/kallsyms" : d->path;
+	int i;
+
+	if (!d->id_len || (d->path[0] != '/' && !kallsyms) ||
+	    strstr(d->path, ".ko."))
+		return;
+	for (i = 0; i < d->id_len; i++)
+		sprintf(sid + 2 * i, "%02x", d->id[i]);
+	snprintf(home, sizeof(home), "%s%s%s/%s", dir, kallsyms ? "/" : "",
+		 d->path, sid);
+	if (mkdirs(home))
+		return;
+	snprintf(file, sizeof(file), "%s/%s", home,
+		 kallsyms ? "kallsyms" : "elf");
+	if (copy_file(from, file))
+		return;
+	snprintf(link, sizeof(link), "%s/.build-id/%.2s", dir, sid);
+	if (mkdirs(link))
+		return;
+	snprintf(target, sizeof(target), "../..%s%s/%s", kallsyms ? "/" : "",
+		 d->path, sid);
+	snprintf(link, sizeof(link), "%s/.build-id/%.2s/%s", dir, sid, sid + 2);
+	if (symlink(target, link) && errno != EEXIST)
+		return;
+}
+
+/* Where perf keeps its build-id cache. */
+static void cache_dir(char *dir, size_t len)
+{
+	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+
+	if (env && *env)
+		snprintf(dir, len, "%s", env);
+	else
+		snprintf(dir, len, "%s/.debug", home && *home ? home : "/");
+}
+
+int export_maps(struct blob *b, struct blob *build_ids,
+		const struct pp_export *ev, size_t nr, size_t id_size,
+		bool cache)
+{
+	struct dsos ds = { 0 };
+	char dir[PATH_MAX];
+	size_t e, i, n = 0, k;
+	int *pids = NULL;
+	bool any = false;
+
+	for (e = 0; e < nr; e++) {
+		if (!strncmp(ev[e].name, PP_PREVIOUS_PREFIX,
+			     strlen(PP_PREVIOUS_PREFIX)))
+			continue;
+		/* A profile's: samples whose addresses perf names. */
+		if (!(ev[e].snap->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		    (ev[e].attr.type == PERF_TYPE_TRACEPOINT ||
+		     !(ev[e].snap->sample_type & PERF_SAMPLE_IP)))
+			continue;
+		any = true;
+		if (!(ev[e].snap->sample_type & PERF_SAMPLE_TID))
+			continue;
+		for (i = 0; i < ev[e].snap->nr; i++) {
+			const struct pp_decoded *d = &ev[e].snap->recs[i].d;
+			int *p;
+
+			if (d->type != PERF_RECORD_SAMPLE || !d->pid)
+				continue;
+			p = realloc(pids, (n + 1) * sizeof(*pids));
+			if (!p) {
+				free(pids);
+				return pp_error("out of memory");
+			}
+			pids = p;
+			pids[n++] = d->pid;
+		}
+	}
+	if (!any)
+		return 0;
+	if (!kernel_maps(b, &ds, id_size))
+		fprintf(stderr, "perf persistent: the kernel's addresses are hidden (kptr_restrict): its frames will not be named\n");
+	qsort(pids, n, sizeof(*pids), pid_cmp);
+	for (i = 0; i < n; i = k) {
+		for (k = i + 1; k < n && pids[k] == pids[i]; k++)
+			;
+		process_maps(b, &ds, pids[i], id_size);
+	}
+	free(pids);
+	build_id_table(build_ids, &ds);
+	cache_dir(dir, sizeof(dir));
+	for (i = 0; i < ds.nr; i++) {
+		if (cache)
+			cache_dso(dir, &ds.d[i]);
+		free(ds.d[i].path);
+	}
+	free(ds.d);
+	return 0;
+}
