@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Profiling: a cpu-clock sampler with call stacks (create -g), exported
+# with "perf persistent record" and read by perf report and perf script.
+# The workload's user frames are named with their callers, as in a
+# "perf record -g" of the same workload, run here beside it; the kernel's
+# frames are named; the chain's length is bounded as asked; a tracepoint
+# with call stacks takes perf's path; the refusals.
+#
+# The workload (tests/pp-prof.c, built with frame pointers) still runs
+# when the file is written: the export reads its mappings from /proc then.
+. ./lib.sh
+
+pp_load
+pp_log_mark
+
+# chain_stats FILE COMM INNER OUTER: from perf script's output with call
+# chains, "N M": N samples of the tasks whose name starts with COMM, M of
+# them whose chain has INNER directly called by OUTER.
+chain_stats() {
+	awk -v comm="$2" -v inner="$3" -v outer="$4" '
+	function flush() {
+		if (mine) { n++; if (hit) m++ }
+		mine = 0; hit = 0; prev = ""
+	}
+	/^[^ \t]/ { flush(); mine = (index($1, comm) == 1); next }
+	/^[ \t]*$/ { flush(); next }
+	{ sym = $2; sub(/\+0x[0-9a-f]+$/, "", sym)
+	  if (prev == inner && sym == outer) hit = 1
+	  prev = sym }
+	END { flush(); print n + 0, m + 0 }' "$1"
+}
+
+# pct N M: M of N in percent, whole.
+pct() {
+	[ "$1" -gt 0 ] && echo $(($2 * 100 / $1)) || echo 0
+}
+
+# --- the sampler, the workload still running at the read ---
+perf persistent create -d -n prof -m 1M -F 499 -g cpu-clock >/tmp/prof.create 2>&1 ||
+	not_ok "create -g cpu-clock"
+perf persistent create -d -n prof4 -m 1M -F 499 -g --max-stack 4 cpu-clock \
+	>/dev/null 2>&1 || not_ok "create -g --max-stack 4"
+rm -f /tmp/prof-hold
+mkfifo /tmp/prof-hold
+pp-prof -w 3000 </tmp/prof-hold >/tmp/prof.out 2>&1 &
+prof=$!
+exec 3>/tmp/prof-hold
+pp_wait_until -- grep -q done /tmp/prof.out || not_ok "pp-prof ran"
+perf persistent pause prof >/dev/null
+perf persistent pause prof4 >/dev/null
+perf persistent record -o /tmp/prof.data prof 2>/tmp/prof.rec
+perf persistent record -o /tmp/prof4.data prof4 2>/dev/null
+exec 3>&-
+wait $prof
+check_grep "record wrote the profile" "Wrote [0-9]+ records of prof to" /tmp/prof.rec
+perf persistent info prof >/tmp/prof.info
+check_grep "info: the records carry call chains" "^sample fields: .*callchain" /tmp/prof.info
+check_grep "info: a sampler takes perf's counters" "^record path: +perf" /tmp/prof.info
+
+perf script -i /tmp/prof.data -F comm,tid,ip,sym >/tmp/prof.script 2>/tmp/prof.script.err
+set -- $(chain_stats /tmp/prof.script pp-prof pp_hot_inner pp_hot_outer)
+n=$1 m=$2
+echo "# persistent -g: $m of $n samples of pp-prof in pp_hot_inner called by pp_hot_outer ($(pct "$n" "$m") %)"
+check "the workload was sampled (at least 100 samples)" [ "$n" -ge 100 ]
+check "at least 95 % of its samples: pp_hot_inner, called by pp_hot_outer" \
+	[ "$(pct "$n" "$m")" -ge 95 ]
+set -- $(chain_stats /tmp/prof.script pp-prof pp_hot_outer main)
+check "pp_hot_outer's caller is main" [ "$2" -ge $((m * 95 / 100)) ]
+
+# perf report names the function, in pp-prof's own binary.
+perf report -i /tmp/prof.data --stdio --no-children --sort comm,dso,sym -g none \
+	>/tmp/prof.report 2>/tmp/prof.report.err
+check_grep "perf report: pp_hot_inner in pp-prof" \
+	"pp-prof +pp-prof +\[\.\] pp_hot_inner" /tmp/prof.report
+
+# The kernel's frames: the idle loop, named, with its callers.
+set -- $(chain_stats /tmp/prof.script swapper do_idle cpu_startup_entry)
+echo "# idle: $2 of $1 samples of the idle tasks in do_idle called by cpu_startup_entry"
+check "kernel frames named: do_idle called by cpu_startup_entry" [ "$2" -ge 1 ]
+check_no_grep "no kernel frame left unnamed" "ffffffff[0-9a-f]+ \[unknown\]" /tmp/prof.script
+
+# --max-stack 4: perf's rule, the markers counted: at most 3 frames.
+perf script -i /tmp/prof4.data -F comm,ip >/tmp/prof4.script 2>/dev/null
+deepest=$(awk '/^[^ \t]/ { d = 0; next } /^[ \t]*$/ { next }
+	{ d++; if (d > max) max = d } END { print max + 0 }' /tmp/prof4.script)
+check_eq "--max-stack 4: the deepest chain has 3 frames" 3 "$deepest"
+
+# The same workload under perf record -g, for the figure beside ours.
+perf record -q -F 499 -g -o /tmp/ref.data -- pp-prof 3000 >/dev/null 2>/tmp/ref.err
+perf script -i /tmp/ref.data -F comm,tid,ip,sym >/tmp/ref.script 2>/dev/null
+set -- $(chain_stats /tmp/ref.script pp-prof pp_hot_inner pp_hot_outer)
+echo "# perf record -g: $2 of $1 samples of pp-prof in pp_hot_inner called by pp_hot_outer ($(pct "$1" "$2") %)"
+check "perf record -g of the same workload names it too" [ "$(pct "$1" "$2")" -ge 90 ]
+
+# --- a tracepoint with call stacks: perf's counters, not the direct path ---
+perf persistent create -d -n sw_g -m 256K -g sched:sched_switch >/dev/null 2>&1 ||
+	not_ok "create -g sched:sched_switch"
+pp_wait_stat sw_g written 20 || not_ok "sched_switch recorded"
+perf persistent pause sw_g >/dev/null
+perf persistent info sw_g >/tmp/sw_g.info
+check_grep "a tracepoint with call stacks: perf's path" "^record path: +perf" /tmp/sw_g.info
+perf persistent record -o /tmp/sw_g.data sw_g 2>/dev/null
+perf script -i /tmp/sw_g.data -F comm,ip,sym >/tmp/sw_g.script 2>/dev/null
+check_grep "its chains hold __schedule's callers" "^[[:space:]]+[0-9a-f]+ (schedule|schedule_idle|do_task_dead)$" \
+	/tmp/sw_g.script
+
+# --- the refusals ---
+perf persistent create -d -n bad --call-graph dwarf cpu-clock >/tmp/bad.out 2>&1
+check_eq "--call-graph dwarf: a usage error" 129 $?
+check_grep "... which says what the module walks" "frame pointers \(fp\)" /tmp/bad.out
+perf persistent create -d -n bad --max-stack 4 cpu-clock >/tmp/bad.out 2>&1
+check_eq "--max-stack without -g: a usage error" 129 $?
+perf persistent create -d -n bad -g --max-stack 1000 cpu-clock >/tmp/bad.out 2>&1
+check_eq "--max-stack above the module's: refused" 1 $?
+check_grep "... EOVERFLOW, named with the parameter" "max_stack" /tmp/bad.out
+check_eq "nothing left of the refusals" "" "$(perf persistent list 2>/dev/null | grep -w bad)"
+
+for e in prof prof4 sw_g; do
+	perf persistent destroy "$e" >/dev/null || not_ok "destroy $e"
+done
+pp_log_clean
+done_testing
