@@ -36,6 +36,7 @@
 #include "control.h"
 #include "event.h"
 #include "filter.h"
+#include "maps.h"
 #include "notify.h"
 #include "ops.h"
 
@@ -298,6 +299,35 @@ out:
 	return ret;
 }
 
+/*
+ * MAPS: the profiles' mappings table (maps.c).  It tells where other
+ * processes' code is, so it needs the right to monitor the system.
+ */
+static_assert(sizeof(struct perf_persistent_maps) ==
+	      PERF_PERSISTENT_MAPS_SIZE_VER0);
+
+static long pp_ioc_maps(void __user *argp)
+{
+	struct perf_persistent_maps m;
+	u32 usize;
+	int ret;
+
+	if (!perfmon_capable())
+		return -EPERM;
+	ret = copy_sized(&m, sizeof(m), argp, PERF_PERSISTENT_MAPS_SIZE_VER0,
+			 &usize);
+	if (ret)
+		return ret;
+	if (m.flags)
+		return -EINVAL;
+	ret = pp_maps_read(&m);
+	if (ret && ret != -ENOSPC)
+		return ret;
+	if (copy_to_user(argp, &m, min_t(u32, usize, sizeof(m))))
+		return -EFAULT;
+	return ret;
+}
+
 /* The verbs that take an event id as the ioctl argument. */
 static bool pp_id_cmd(unsigned int cmd)
 {
@@ -327,6 +357,7 @@ static unsigned int pp_ioctl_cmd(unsigned int cmd)
 		PERF_PERSISTENT_IOC_INFO,
 		PERF_PERSISTENT_IOC_LIST,
 		PERF_PERSISTENT_IOC_TRIGGER,
+		PERF_PERSISTENT_IOC_MAPS,
 	};
 	unsigned int i;
 
@@ -393,6 +424,8 @@ static long pp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pp_ioc_info(file, argp);
 	case PERF_PERSISTENT_IOC_LIST:
 		return pp_ioc_list(argp);
+	case PERF_PERSISTENT_IOC_MAPS:
+		return pp_ioc_maps(argp);
 	}
 	return -ENOTTY;
 }

@@ -87,6 +87,7 @@
 #include "direct.h"
 #include "event.h"
 #include "filter.h"
+#include "maps.h"
 #include "notices.h"
 #include "previous.h"
 #include "reader.h"
@@ -483,6 +484,8 @@ void pp_event_free(struct pp_event *ev)
 	free_percpu(ev->cpus);
 	pp_found_event_free(ev->prev);
 	pp_scope_put(&ev->scope);
+	if (ev->maps)
+		pp_maps_put();
 	kfree(ev->format);
 	mutex_destroy(&ev->sync_lock);
 	kfree_rcu(ev, rcu);
@@ -594,9 +597,14 @@ int pp_event_start(struct pp_event *ev)
 	/* The records and the notices carry the id. */
 	ev->notices.id = ev->entry.id;
 	pp_record_fmt_init(&ev->fmt, ev->attr.sample_type, ev->entry.id);
-	pp_record_fmt_chain(&ev->fmt, &ev->attr);
+	pp_record_fmt_profile(&ev->fmt, &ev->attr);
 	if (ev->attr.comm)
 		pp_record_fmt_want_comm(&ev->fmt);
+	/* A profile's samples are named by the mappings table (maps.c). */
+	if (ev->fmt.want_maps && !ev->maps) {
+		pp_maps_get();
+		ev->maps = true;
+	}
 
 	/* Its descriptor in the region, before any of its buffers. */
 	if (ev->kept) {

@@ -103,6 +103,8 @@ struct pp_cpu {
  * @format: its tracepoint source's tracefs format text, or NULL
  * @tp_name: its tracepoint source's "system:name", or ""
  * @sysfs: what sysfs shows of it (struct pp_sysfs_event, sysfs.h)
+ * @maps: a profile that holds the mappings table (maps.c): from its start
+ *	to its free
  * @kept: its buffers live in the reserved region
  * @keep: its place there (region.h)
  * @prev: for a previous boot's event, what was found of it (previous.h):
@@ -132,6 +134,7 @@ struct pp_event {
 	struct pp_scope			scope;
 	atomic_long_t			no_buffer;
 	bool				crash_dump;
+	bool				maps;
 	char				*format;
 	char				tp_name[64];
 	struct pp_sysfs_event		sysfs;

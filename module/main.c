@@ -40,6 +40,7 @@
 #include "fw_errors.h"
 #include "buffer.h"
 #include "callchain.h"
+#include "maps.h"
 #include "control.h"
 #include "direct.h"
 #include "perf_persistent/dump.h"
@@ -337,6 +338,7 @@ static int __init pp_init(void)
 	}
 	/* Where the events' notices go, before any event exists. */
 	pp_notify_init();
+	pp_maps_init();
 	ret = pp_readers_init();
 	if (ret)
 		goto err_region;
@@ -412,6 +414,7 @@ static void __exit pp_exit(void)
 	pp_pmu_unregister();
 	pp_sysfs_exit();
 	pp_events_exit();
+	pp_maps_exit();
 	pp_callchain_exit();
 	pp_direct_exit();
 	pp_readers_exit();

@@ -42,6 +42,7 @@
 #include <uapi/linux/perf_persistent.h>
 
 #include "buffer.h"
+#include "maps.h"
 #include "record.h"
 
 /* The fixed-size fields a record can have: one u64 each. */
@@ -132,22 +133,29 @@ void pp_record_fmt_init(struct pp_record_fmt *fmt, u64 sample_type, u64 id)
 	fmt->chain.max_stack = 0;
 	fmt->chain.kernel = false;
 	fmt->chain.user = false;
+	fmt->want_maps = false;
 }
 
 /**
- * pp_record_fmt_chain - which frames the event's CALLCHAIN field holds
+ * pp_record_fmt_profile - what a profile's samples hold and need
  * @fmt: set up by pp_record_fmt_init()
  * @attr: the event's attr, checked by pp_event_attr_check()
  *
- * As perf: sample_max_stack entries, the module's max_stack when it is 0;
- * the kernel's and the user's frames unless the attr excludes them.
+ * The frames of its CALLCHAIN field, as perf: sample_max_stack entries,
+ * the module's max_stack when it is 0; the kernel's and the user's frames
+ * unless the attr excludes them.  And whether it is a profile, whose
+ * samples' user IPs the mappings table names: an event with CALLCHAIN,
+ * or with IP of a source that is not a tracepoint.
  */
-void pp_record_fmt_chain(struct pp_record_fmt *fmt,
-			 const struct perf_event_attr *attr)
+void pp_record_fmt_profile(struct pp_record_fmt *fmt,
+			   const struct perf_event_attr *attr)
 {
 	fmt->chain.max_stack = attr->sample_max_stack ?: pp_chain_max_stack;
 	fmt->chain.kernel = !attr->exclude_callchain_kernel;
 	fmt->chain.user = !attr->exclude_callchain_user;
+	fmt->want_maps = (attr->sample_type & PERF_SAMPLE_CALLCHAIN) ||
+			 ((attr->sample_type & PERF_SAMPLE_IP) &&
+			  attr->type != PERF_TYPE_TRACEPOINT);
 }
 
 /**
@@ -347,6 +355,8 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 		nr_ips = pp_callchain(&fmt->chain, regs, &ips);
 		size += sizeof(u64) * (1 + nr_ips);
 	}
+	if (fmt->want_maps)
+		pp_maps_sample(ips, nr_ips, regs);
 	if (fmt->sample_type & PERF_SAMPLE_RAW) {
 		raw_size = raw_payload_size(data);
 		if (unlikely(raw_size > PP_RECORD_RAW_MAX)) {

@@ -25,6 +25,8 @@ struct pt_regs;
  * @comm_size: bytes of a PERF_RECORD_COMM record, 0 when the event's
  *	records get none
  * @chain: which frames a CALLCHAIN field holds
+ * @want_maps: the event is a profile: its samples' user IPs are named by
+ *	the mappings table (maps.c)
  *
  * Set up with pp_record_fmt_init(), then pp_record_fmt_want_comm() for an
  * event whose attr asks for comm.
@@ -35,6 +37,7 @@ struct pp_record_fmt {
 	unsigned int		fixed_size;
 	unsigned int		comm_size;
 	struct pp_chain_cfg	chain;
+	bool			want_maps;
 };
 
 struct pp_comm_slot;
@@ -51,8 +54,8 @@ struct pp_comm_slot;
 bool pp_record_sample_type_ok(u64 sample_type);
 void pp_record_fmt_init(struct pp_record_fmt *fmt, u64 sample_type, u64 id);
 void pp_record_fmt_want_comm(struct pp_record_fmt *fmt);
-void pp_record_fmt_chain(struct pp_record_fmt *fmt,
-			 const struct perf_event_attr *attr);
+void pp_record_fmt_profile(struct pp_record_fmt *fmt,
+			   const struct perf_event_attr *attr);
 bool pp_record_comm_stale(const struct pp_comm_slot *slot, u32 pid, u32 tid,
 			  const char *comm, unsigned long head,
 			  unsigned long size);

@@ -32,10 +32,13 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
+#include <uapi/linux/perf_persistent.h>
+
 #include "attr_list.h"
 #include "buffer.h"
 #include "event.h"
 #include "filter.h"
+#include "maps.h"
 #include "pmu.h"
 #include "previous.h"
 #include "sysfs.h"
@@ -114,6 +117,65 @@ static ssize_t memory_used_show(struct device *dev,
 }
 
 static DEVICE_ATTR_RO(memory_used);
+
+/*
+ * maps/: the profiles' mappings table (maps.c), one figure a file, as
+ * PERF_PERSISTENT_IOC_MAPS gives them.
+ */
+struct pp_maps_attr {
+	struct device_attribute	attr;
+	size_t			off;
+};
+
+static ssize_t pp_maps_show(struct device *dev, struct device_attribute *da,
+			    char *buf)
+{
+	const struct pp_maps_attr *a = container_of(da, struct pp_maps_attr,
+						    attr);
+	struct perf_persistent_maps m = {};
+
+	pp_maps_read(&m);
+	return sysfs_emit(buf, "%llu\n", *(u64 *)((void *)&m + a->off));
+}
+
+static struct pp_maps_attr pp_maps_attr_processes = {
+	__ATTR(processes, 0444, pp_maps_show, NULL),
+	offsetof(struct perf_persistent_maps, processes),
+};
+
+static struct pp_maps_attr pp_maps_attr_bytes = {
+	__ATTR(bytes, 0444, pp_maps_show, NULL),
+	offsetof(struct perf_persistent_maps, bytes),
+};
+
+static struct pp_maps_attr pp_maps_attr_budget = {
+	__ATTR(budget, 0444, pp_maps_show, NULL),
+	offsetof(struct perf_persistent_maps, budget),
+};
+
+static struct pp_maps_attr pp_maps_attr_dropped = {
+	__ATTR(dropped, 0444, pp_maps_show, NULL),
+	offsetof(struct perf_persistent_maps, dropped),
+};
+
+static struct pp_maps_attr pp_maps_attr_missed = {
+	__ATTR(missed, 0444, pp_maps_show, NULL),
+	offsetof(struct perf_persistent_maps, missed),
+};
+
+static struct attribute *pp_maps_list[] = {
+	&pp_maps_attr_processes.attr.attr,
+	&pp_maps_attr_bytes.attr.attr,
+	&pp_maps_attr_budget.attr.attr,
+	&pp_maps_attr_dropped.attr.attr,
+	&pp_maps_attr_missed.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group pp_maps_group = {
+	.name = "maps",
+	.attrs = pp_maps_list,
+};
 
 static struct attribute *pp_pmu_list[] = {
 	&dev_attr_cpumask.attr,
@@ -201,6 +263,7 @@ static const struct attribute_group pp_previous_boot_group = {
 
 const struct attribute_group *pp_sysfs_groups[] = {
 	&pp_pmu_group,
+	&pp_maps_group,
 	&pp_perf_format_group,
 	&pp_attr_format_group,
 	&pp_events_group,

@@ -29,6 +29,8 @@
  *   info X            prints key=value lines (scope, target, cgroup_id and
  *                     count among them)
  *   list              prints the ids
+ *   maps [len=N] [flags=N] [size=N] [buf=bad]   MAPS: the figures and the
+ *                     records by type (len=0: the figures alone)
  *   info-raw X size=N|reserved|bad-stats|cmd-size=N  INFO, doctored
  *   list-raw size=N|no-ids|cmd-size=N                LIST, doctored
  *   trigger X TARGETS [OPTION...]    TRIGGER: X freezes TARGETS (ids or
@@ -237,7 +239,7 @@ static int cmd_create(char **argv, int argc)
 	if (attr->type == PERF_TYPE_TRACEPOINT)
 		attr->sample_type |= PERF_SAMPLE_RAW;
 
-	for (i = 2; i < argc && strchr("bdpfstarcueiw", argv[i][0]); i++) {
+	for (i = 2; i < argc && strchr("bdpfstarcueiwm", argv[i][0]); i++) {
 		const char *o = argv[i], *v = strchr(o, '=');
 
 		v = v ? v + 1 : "";
@@ -419,6 +421,58 @@ static void cmd_list_raw(const char *how)
 	       errname(errno) : "OK");
 }
 
+/*
+ * maps [len=N] [flags=N] [buf=bad] [size=N]: MAPS; prints the figures and
+ * the records' count by type, or the errno.
+ */
+static int cmd_maps(char **argv, int argc)
+{
+	struct perf_persistent_maps m = { .size = sizeof(m) };
+	static unsigned char buf[1 << 20];
+	unsigned int comm = 0, mmap2 = 0;
+	size_t off = 0;
+	int i;
+
+	m.buf = (unsigned long)buf;
+	m.len = sizeof(buf);
+	for (i = 0; i < argc && strchr(argv[i], '='); i++) {
+		const char *v = strchr(argv[i], '=') + 1;
+
+		if (!strncmp(argv[i], "len=", 4))
+			m.len = num(v);
+		else if (!strncmp(argv[i], "flags=", 6))
+			m.flags = num(v);
+		else if (!strncmp(argv[i], "size=", 5))
+			m.size = num(v);
+		else if (!strcmp(argv[i], "buf=bad"))
+			m.buf = 16;
+		else
+			usage("maps: bad option");
+	}
+	if (!m.len)
+		m.buf = 0;
+	if (control() < 0 || ioctl(ctl, PERF_PERSISTENT_IOC_MAPS, &m)) {
+		printf("maps: needed=%llu: %s\n", (unsigned long long)m.needed,
+		       errname(errno));
+		return i;
+	}
+	while (m.buf == (unsigned long)buf && off + 8 <= m.len) {
+		const struct perf_event_header *h = (const void *)(buf + off);
+
+		if (!h->size)
+			break;
+		comm += h->type == PERF_RECORD_COMM;
+		mmap2 += h->type == PERF_RECORD_MMAP2;
+		off += h->size;
+	}
+	printf("maps: OK len=%llu needed=%llu processes=%llu bytes=%llu budget=%llu dropped=%llu missed=%llu comm=%u mmap2=%u\n",
+	       (unsigned long long)m.len, (unsigned long long)m.needed,
+	       (unsigned long long)m.processes, (unsigned long long)m.bytes,
+	       (unsigned long long)m.budget, (unsigned long long)m.dropped,
+	       (unsigned long long)m.missed, comm, mmap2);
+	return i;
+}
+
 static void cmd_list(void)
 {
 	struct perf_persistent_list l = { .size = sizeof(l) };
@@ -595,6 +649,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(c, "list")) {
 			cmd_list();
+			continue;
+		}
+		if (!strcmp(c, "maps")) {
+			i += cmd_maps(argv + i + 1, argc - i - 1);
 			continue;
 		}
 		if (!strcmp(c, "trigger")) {

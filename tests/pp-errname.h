@@ -34,6 +34,7 @@ static inline const char *errname(int e)
 	case EBADF: return "EBADF";
 	case ENOTDIR: return "ENOTDIR";
 	case EAGAIN: return "EAGAIN";
+	case EOVERFLOW: return "EOVERFLOW";
 	}
 	snprintf(buf, sizeof(buf), "errno%d", e);
 	return buf;

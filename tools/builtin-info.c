@@ -171,6 +171,27 @@ static void print_summary(const struct pp_event_desc *desc)
 	       desc->info.scope ? (unsigned long long)desc->info.count : t.count);
 }
 
+/*
+ * A profile's samples are named by the module's table of mappings, shared
+ * by the profiles: how full it is.
+ */
+static void print_maps(int fd, const struct pp_event_desc *desc)
+{
+	struct perf_persistent_maps m = { .size = sizeof(m) };
+	unsigned long long st = desc->attr.sample_type;
+
+	if (!(st & PERF_SAMPLE_CALLCHAIN) &&
+	    (desc->attr.type == PERF_TYPE_TRACEPOINT || !(st & PERF_SAMPLE_IP)))
+		return;
+	if (ctl_ioctl(fd, PERF_PERSISTENT_IOC_MAPS, (unsigned long)&m))
+		return;
+	printf("mappings:      %llu processes, %llu KiB of %llu KiB, %llu dropped, %llu missed\n",
+	       (unsigned long long)m.processes,
+	       (unsigned long long)(m.bytes + 1023) >> 10,
+	       (unsigned long long)m.budget >> 10,
+	       (unsigned long long)m.dropped, (unsigned long long)m.missed);
+}
+
 static int cmd_info(int argc, char **argv)
 {
 	static const struct pp_opt opts[] = { OPT_END };
@@ -181,6 +202,7 @@ static int cmd_info(int argc, char **argv)
 	if (fd < 0)
 		return -fd;
 	print_summary(&desc);
+	print_maps(fd, &desc);
 	if (desc.info.state & PERF_PERSISTENT_STATE_TRIGGER)
 		print_trigger(fd, &desc);
 	if (desc.info.state & PERF_PERSISTENT_STATE_FROZEN)

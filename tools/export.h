@@ -78,13 +78,22 @@ int export_tasks(const struct pp_export *ev, size_t nr, bool newest,
 /*
  * Append to @b the MMAP and MMAP2 records of the kernel, its modules and
  * the processes of the samples of the @nr events @ev that are profiles of
- * this boot, each ending with @id_size bytes of zero sample_id fields, and
- * to @build_ids perf's build-id table of the binaries they name; with
- * @cache, put those binaries into perf's build-id cache (maps.c).  Returns
- * 0, or -1 (reported).
+ * this boot (the module's table of them, then /proc), with the sample_id
+ * fields of the first event's attr, and to @build_ids perf's build-id
+ * table of the binaries they name; with @cache, put those binaries into
+ * perf's build-id cache (maps.c).  Returns 0, or -1 (reported).
  */
 int export_maps(struct blob *b, struct blob *build_ids,
-		const struct pp_export *ev, size_t nr, size_t id_size,
-		bool cache);
+		const struct pp_export *ev, size_t nr, bool cache);
+
+/* Bytes of the sample_id fields of non-sample records of @sample_type. */
+size_t sample_id_size(uint64_t sample_type);
+
+/*
+ * The sample_id fields that end a non-sample record of an event of
+ * @sample_type, in perf's order.
+ */
+void put_sample_id(struct blob *b, uint64_t sample_type, uint32_t pid,
+		   uint32_t tid, uint64_t time, uint64_t id, uint32_t cpu);
 
 #endif /* PERF_PERSISTENT_EXPORT_H */

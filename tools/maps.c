@@ -6,11 +6,15 @@
  * the sample: PERF_RECORD_MMAP records of the kernel and its modules, and
  * PERF_RECORD_MMAP2 records of each process's executable mappings.  perf
  * record synthesizes those of what already runs when it starts, and the
- * kernel sends it the later ones.  An export of a persistent event
- * synthesizes them as perf record does, when the file is written: the
- * kernel's text (its "_text" address, which perf relocates kallsyms by),
- * the loaded modules, and the executable mappings of the processes of the
- * samples that still run.  Each mapping carries its build-id, and the file
+ * kernel sends it the later ones.  An export of a persistent event has
+ * the processes' from the module's table (PERF_PERSISTENT_IOC_MAPS), which
+ * keeps them after the processes exit or unmap them, each with the time
+ * it was first seen, so that a pid used by two processes names each
+ * one's samples.  The rest is synthesized as perf record does, when the
+ * file is written: the kernel's text (its "_text" address, which perf
+ * relocates kallsyms by), the loaded modules, and the executable mappings,
+ * read from /proc, of the sampled processes that still run and that the
+ * table does not have.  Each mapping carries its build-id, and the file
  * has the build-id table perf record writes (HEADER_BUILD_ID), so that
  * perf finds the binaries by build-id, in the build-id cache, on another
  * machine or after they are gone.  The binaries, the kernel's symbol table
@@ -33,15 +37,17 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "perf-persistent.h"
 #include "export.h"
+#include "perf_persistent/elfnote.h"
 
 /* perf's misc bits of the records written here. */
 #define MISC_MMAP_BUILD_ID	(1 << 14)
 #define MISC_BUILD_ID_SIZE	(1 << 15)
-#define BUILD_ID_MAX		20
+#define BUILD_ID_MAX		PP_BUILD_ID_MAX
 /* perf pads the names of the build-id table to this (NAME_ALIGN). */
 #define NAME_ALIGN		64
 
@@ -58,32 +64,6 @@ struct dsos {
 	size_t		nr, cap;
 };
 
-/* Read the build-id from ELF notes at @p, @len bytes. */
-static int notes_build_id(const unsigned char *p, size_t len, uint8_t *id)
-{
-	size_t off = 0;
-
-	while (off + 12 <= len) {
-		uint32_t namesz, descsz, type;
-		size_t name_off = off + 12, desc_off;
-
-		memcpy(&namesz, p + off, 4);
-		memcpy(&descsz, p + off + 4, 4);
-		memcpy(&type, p + off + 8, 4);
-		desc_off = name_off + ((namesz + 3) & ~3U);
-		if (desc_off > len || descsz > len - desc_off)
-			return 0;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 &&
-		    !memcmp(p + name_off, "GNU", 4) && descsz &&
-		    descsz <= BUILD_ID_MAX) {
-			memcpy(id, p + desc_off, descsz);
-			return descsz;
-		}
-		off = desc_off + ((descsz + 3) & ~3U);
-	}
-	return 0;
-}
-
 /* The build-id of a file of raw notes (/sys/kernel/notes), or 0. */
 static int notes_file_build_id(const char *path, uint8_t *id)
 {
@@ -95,7 +75,7 @@ static int notes_file_build_id(const char *path, uint8_t *id)
 		return 0;
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
-	return n > 0 ? notes_build_id(buf, n, id) : 0;
+	return n > 0 ? pp_elfnote_build_id(buf, n, id) : 0;
 }
 
 /* The build-id of a 64-bit ELF file, from its PT_NOTE segments, or 0. */
@@ -123,7 +103,7 @@ static int elf_build_id(const char *path, uint8_t *id)
 		if (pread(fd, buf, ph.p_filesz, ph.p_offset) !=
 		    (ssize_t)ph.p_filesz)
 			continue;
-		len = notes_build_id(buf, ph.p_filesz, id);
+		len = pp_elfnote_build_id(buf, ph.p_filesz, id);
 	}
 out:
 	close(fd);
@@ -447,8 +427,15 @@ static void cache_dso(const char *dir, const struct dso *d)
 	const char *from = kallsyms ? "/proc/kallsyms" : d->path;
 	int i;
 
+	uint8_t now[BUILD_ID_MAX];
+
 	if (!d->id_len || (d->path[0] != '/' && !kallsyms) ||
 	    strstr(d->path, ".ko."))
+		return;
+	/* The file at the path now must be the one mapped then. */
+	if (!kallsyms && !d->kernel &&
+	    (elf_build_id(d->path, now) != d->id_len ||
+	     memcmp(now, d->id, d->id_len)))
 		return;
 	for (i = 0; i < d->id_len; i++)
 		sprintf(sid + 2 * i, "%02x", d->id[i]);
@@ -481,15 +468,105 @@ static void cache_dir(char *dir, size_t len)
 		snprintf(dir, len, "%s/.debug", home && *home ? home : "/");
 }
 
+/* The module's table of the profiles' mappings: malloc()ed, or NULL. */
+static unsigned char *table_read(size_t *len)
+{
+	struct perf_persistent_maps m = { .size = sizeof(m) };
+	unsigned char *buf = NULL;
+	int fd, tries;
+
+	*len = 0;
+	fd = open(PERF_PERSISTENT_DEVICE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	for (tries = 0; tries < 4; tries++) {
+		m.buf = 0;
+		if (ioctl(fd, PERF_PERSISTENT_IOC_MAPS, &m))
+			break;
+		free(buf);
+		/* Room for what it may have learnt meanwhile. */
+		m.len = m.needed + m.needed / 4 + 4096;
+		buf = malloc(m.len);
+		if (!buf)
+			break;
+		m.buf = (unsigned long)buf;
+		if (!ioctl(fd, PERF_PERSISTENT_IOC_MAPS, &m)) {
+			*len = m.len;
+			close(fd);
+			return buf;
+		}
+		if (errno != ENOSPC)
+			break;
+	}
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+/*
+ * The table's records into @b, each with the sample_id fields of
+ * @sample_type (its time, the event @id) instead of the time alone; their
+ * files into @ds; their processes into @pids.  Returns how many.
+ */
+static size_t table_records(struct blob *b, struct dsos *ds,
+			    const unsigned char *t, size_t len,
+			    uint64_t sample_type, uint64_t id, int **pids)
+{
+	size_t off = 0, n = 0, body;
+	struct perf_event_header hdr;
+	uint32_t pid, tid;
+	uint64_t time;
+	int *p;
+
+	while (off + sizeof(hdr) + 16 <= len) {
+		memcpy(&hdr, t + off, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) + 16 || hdr.size > len - off)
+			break;
+		body = hdr.size - sizeof(hdr) - 8;
+		memcpy(&pid, t + off + sizeof(hdr), 4);
+		memcpy(&tid, t + off + sizeof(hdr) + 4, 4);
+		memcpy(&time, t + off + hdr.size - 8, 8);
+		if (hdr.type == PERF_RECORD_MMAP2 && body > 64) {
+			const char *path = (const char *)t + off + sizeof(hdr) + 64;
+			struct dso *d = dso_get(ds, path, false);
+
+			if (d && (hdr.misc & MISC_MMAP_BUILD_ID) && !d->id_len &&
+			    t[off + sizeof(hdr) + 32] <= BUILD_ID_MAX) {
+				d->id_len = t[off + sizeof(hdr) + 32];
+				memcpy(d->id, t + off + sizeof(hdr) + 36, d->id_len);
+			}
+		}
+		if (hdr.type == PERF_RECORD_COMM) {
+			p = realloc(*pids, (n + 1) * sizeof(**pids));
+			if (p) {
+				*pids = p;
+				p[n++] = pid;
+			}
+		}
+		hdr.size = sizeof(hdr) + body + sample_id_size(sample_type);
+		put(b, &hdr, sizeof(hdr));
+		put(b, t + off + sizeof(hdr), body);
+		put_sample_id(b, sample_type, pid, tid, time, id, 0);
+		off += body + sizeof(hdr) + 8;
+	}
+	return n;
+}
+
+static bool pid_in(const int *pids, size_t n, int pid)
+{
+	return bsearch(&pid, pids, n, sizeof(*pids), pid_cmp) != NULL;
+}
+
 int export_maps(struct blob *b, struct blob *build_ids,
-		const struct pp_export *ev, size_t nr, size_t id_size,
-		bool cache)
+		const struct pp_export *ev, size_t nr, bool cache)
 {
 	struct dsos ds = { 0 };
 	char dir[PATH_MAX];
-	size_t e, i, n = 0, k;
-	int *pids = NULL;
-	bool any = false;
+	size_t e, i, n = 0, k, nt = 0, tlen;
+	int *pids = NULL, *tpids = NULL;
+	const struct pp_export *first = NULL;
+	unsigned char *table;
+	size_t id_size;
 
 	for (e = 0; e < nr; e++) {
 		if (!strncmp(ev[e].name, PP_PREVIOUS_PREFIX,
@@ -500,7 +577,8 @@ int export_maps(struct blob *b, struct blob *build_ids,
 		    (ev[e].attr.type == PERF_TYPE_TRACEPOINT ||
 		     !(ev[e].snap->sample_type & PERF_SAMPLE_IP)))
 			continue;
-		any = true;
+		if (!first)
+			first = &ev[e];
 		if (!(ev[e].snap->sample_type & PERF_SAMPLE_TID))
 			continue;
 		for (i = 0; i < ev[e].snap->nr; i++) {
@@ -518,17 +596,27 @@ int export_maps(struct blob *b, struct blob *build_ids,
 			pids[n++] = d->pid;
 		}
 	}
-	if (!any)
+	if (!first)
 		return 0;
+	/* Every attr of the file has sample_id_all: the first's layout. */
+	id_size = sample_id_size(ev[0].attr.sample_type);
 	if (!kernel_maps(b, &ds, id_size))
 		fprintf(stderr, "perf persistent: the kernel's addresses are hidden (kptr_restrict): its frames will not be named\n");
+	table = table_read(&tlen);
+	if (table)
+		nt = table_records(b, &ds, table, tlen, ev[0].attr.sample_type,
+				   ev[0].id, &tpids);
+	free(table);
+	qsort(tpids, nt, sizeof(*tpids), pid_cmp);
 	qsort(pids, n, sizeof(*pids), pid_cmp);
 	for (i = 0; i < n; i = k) {
 		for (k = i + 1; k < n && pids[k] == pids[i]; k++)
 			;
-		process_maps(b, &ds, pids[i], id_size);
+		if (!pid_in(tpids, nt, pids[i]))
+			process_maps(b, &ds, pids[i], id_size);
 	}
 	free(pids);
+	free(tpids);
 	build_id_table(build_ids, &ds);
 	cache_dir(dir, sizeof(dir));
 	for (i = 0; i < ds.nr; i++) {

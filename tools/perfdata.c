@@ -436,8 +436,7 @@ static void comm_record(struct blob *b, int pid, int tid, const char *comm,
 		put(b, zero, 8);
 }
 
-/* Bytes of the sample_id fields of non-sample records of @sample_type. */
-static size_t sample_id_size(uint64_t sample_type)
+size_t sample_id_size(uint64_t sample_type)
 {
 	static const unsigned long long id_fields[] = {
 		PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ID,
@@ -533,8 +532,8 @@ struct perfdata {
  * @sample_type, in perf's order: a record of @pid/@tid at @time on @cpu,
  * of the event of @id.
  */
-static void put_sample_id(struct blob *b, uint64_t sample_type, uint32_t pid,
-			  uint32_t tid, uint64_t time, uint64_t id, uint32_t cpu)
+void put_sample_id(struct blob *b, uint64_t sample_type, uint32_t pid,
+		   uint32_t tid, uint64_t time, uint64_t id, uint32_t cpu)
 {
 	if (sample_type & PERF_SAMPLE_TID) {
 		put_u32(b, pid);
@@ -963,7 +962,6 @@ int perfdata_write(const char *path, const struct pp_export *ev, size_t nr,
 		exit_records(&pd.comms, ev, nr);
 	if (!ret)
 		ret = export_maps(&pd.comms, &pd.feat[HEADER_BUILD_ID], ev, nr,
-				  sample_id_size(pd.fa[0].attr.sample_type),
 				  buildid_cache);
 	if (!ret) {
 		describe(&pd, ev, argc, cmdline);

@@ -95,6 +95,46 @@ set -- $(chain_stats /tmp/ref.script pp-prof pp_hot_inner pp_hot_outer)
 echo "# perf record -g: $2 of $1 samples of pp-prof in pp_hot_inner called by pp_hot_outer ($(pct "$1" "$2") %)"
 check "perf record -g of the same workload names it too" [ "$(pct "$1" "$2")" -ge 90 ]
 
+# --- the workload gone before the read: the module's table names it ---
+# pp-prof exits, and unmaps its library first, before the export is
+# written: only what the module kept of them names their frames.
+perf persistent create -d -n gone -m 2M -F 499 -g cpu-clock >/dev/null 2>&1 ||
+	not_ok "create gone"
+perf persistent create -d -n flat -m 1M -F 499 cpu-clock >/dev/null 2>&1 ||
+	not_ok "create flat (no -g)"
+pp-prof 2000 /tests/bin/libpp-prof.so >/tmp/gone.out 2>&1
+perf persistent pause gone >/dev/null
+perf persistent pause flat >/dev/null
+check_grep "pp-prof ran and exited" "^pp-prof [0-9]+ done" /tmp/gone.out
+gone_pid=$(sed -n 's/^pp-prof \([0-9]*\) done/\1/p' /tmp/gone.out)
+check "... and is gone" [ ! -d "/proc/$gone_pid" ]
+perf persistent info gone >/tmp/gone.info
+check_grep "info: the mappings table holds processes" \
+	"^mappings: +[1-9][0-9]* processes, [0-9]+ KiB of [0-9]+ KiB, 0 dropped" /tmp/gone.info
+check "sysfs: maps/processes" [ "$(cat /sys/bus/event_source/devices/persistent/maps/processes)" -ge 1 ]
+perf persistent record -o /tmp/gone.data gone 2>/dev/null
+perf script --no-inline -i /tmp/gone.data -F comm,tid,ip,sym >/tmp/gone.script 2>/dev/null
+set -- $(chain_stats /tmp/gone.script pp-prof pp_hot_inner pp_hot_outer)
+total=$1 hot=$2
+set -- $(chain_stats /tmp/gone.script pp-prof pp_lib_spin pp_lib_caller)
+lib=$2
+echo "# exited: $hot samples in pp_hot_inner under pp_hot_outer, $lib in the unmapped library's pp_lib_spin under pp_lib_caller, of $total ($(pct "$total" $((hot + lib))) %)"
+check "exited: the workload sampled in both parts" [ "$hot" -ge 100 -a "$lib" -ge 100 ]
+check "exited: at least 95 % named with their callers" \
+	[ "$(pct "$total" $((hot + lib)))" -ge 95 ]
+perf report --no-inline -i /tmp/gone.data --stdio --no-children --sort dso,sym -g none \
+	>/tmp/gone.report 2>/dev/null
+check_grep "perf report: the dlclose()d library's function" \
+	"libpp-prof.so +\[\.\] pp_lib_spin" /tmp/gone.report
+# Without -g: the sample's IP alone, named all the same.
+perf persistent record -o /tmp/flat.data flat 2>/dev/null
+perf script --no-inline -i /tmp/flat.data -F comm,ip,sym >/tmp/flat.script 2>/dev/null
+fn=$(awk '$1 == "pp-prof"' /tmp/flat.script | wc -l)
+fk=$(awk '$1 == "pp-prof" && $3 !~ /unknown/' /tmp/flat.script | wc -l)
+echo "# exited, flat: $fk of $fn samples of pp-prof named"
+check "exited, without -g: at least 95 % of the samples named" \
+	[ "$fn" -ge 100 -a "$(pct "$fn" "$fk")" -ge 95 ]
+
 # --- a tracepoint with call stacks: perf's counters, not the direct path ---
 perf persistent create -d -n sw_g -m 256K -g sched:sched_switch >/dev/null 2>&1 ||
 	not_ok "create -g sched:sched_switch"
@@ -118,8 +158,26 @@ check_eq "--max-stack above the module's: refused" 1 $?
 check_grep "... EOVERFLOW, named with the parameter" "max_stack" /tmp/bad.out
 check_eq "nothing left of the refusals" "" "$(perf persistent list 2>/dev/null | grep -w bad)"
 
-for e in prof prof4 sw_g; do
+for e in prof prof4 sw_g gone flat; do
 	perf persistent destroy "$e" >/dev/null || not_ok "destroy $e"
 done
+# An event is freed once its writers are done: wait for the last.
+m=/sys/bus/event_source/devices/persistent/maps
+pp_wait_until -- grep -qx 0 $m/processes
+check_eq "the last profile gone, the table is empty" 0 "$(cat $m/processes)"
+check_eq "... and takes no memory" 0 "$(cat $m/bytes)"
+
+# --- the budget: a table of 1 KiB keeps one process, counts the other ---
+pp_unload
+pp_load maps_kb=1
+perf persistent create -d -n tiny -m 256K -F 499 -g cpu-clock >/dev/null 2>&1 ||
+	not_ok "create tiny"
+pp-prof 300 >/dev/null && pp-prof 300 >/dev/null
+echo "# maps_kb=1: $(cat $m/processes) processes, $(cat $m/bytes) of $(cat $m/budget) bytes, $(cat $m/dropped) dropped"
+check "maps_kb=1: a process dropped, counted" [ "$(cat $m/dropped)" -ge 1 ]
+check "maps_kb=1: within the budget" [ "$(cat $m/bytes)" -le 1024 ]
+perf persistent destroy tiny >/dev/null
+pp_unload
+pp_load
 pp_log_clean
 done_testing

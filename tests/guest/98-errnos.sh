@@ -40,7 +40,7 @@ row E20 EINVAL pp-ctl create b sw=1 detached attr-size=32
 row E21 E2BIG pp-ctl create b sw=1 detached attr-size=256 tail-attr
 row E22 EFAULT pp-ctl create b sw=1 detached bad-attr
 row E23 EFAULT pp-ctl create b sw=1 detached bad-struct
-row E24 EOPNOTSUPP pp-ctl create b sw=1 detached sample=0x20
+row E24 EOPNOTSUPP pp-ctl create b sw=1 detached sample=0x1000
 row E25 EINVAL pp-ctl create b "raw=$(cat "$PP_SYS/type"):1" detached
 row E26 ENOENT pp-ctl create b raw=12345:0 detached
 # (Length 12: neither x86, which takes powers of two, nor arm64, which
@@ -108,8 +108,19 @@ row E71 EINVAL pp-ctl create b sw=1 detached comm-no-id
 # Call chains: sample_max_stack above max_stack (127 by default) refused,
 # the largest taken.
 row E145 EOVERFLOW pp-ctl create b sw=0 detached sample=0x20 max-stack=128
-check_match "E145: max_stack itself is taken" "^create: OK" \
+check_match "E145: max_stack itself is taken" "^create b: OK" \
 	"$(pp-ctl create b sw=0 detached sample=0x20 max-stack=127 destroy b)"
+# MAPS, the profiles' mappings table: a profile keeps it filled.
+pp-ctl create mp sw=0 detached sample=0x20 >/dev/null
+pp-prof 200 >/dev/null
+row E146 EPERM pp-ctl drop-caps maps
+row E147 EINVAL pp-ctl maps flags=1
+row E148 ENOSPC pp-ctl maps len=16
+row E149 EFAULT pp-ctl maps buf=bad
+row E150 EINVAL pp-ctl maps size=8
+check_match "MAPS: the table's records, after the refusals" \
+	"^maps: OK .* comm=[1-9][0-9]* mmap2=[1-9]" "$(pp-ctl maps)"
+pp-ctl destroy mp >/dev/null
 row E72 EINVAL pp-ctl create b sw=1 detached comm sample=0x10000
 echo 2 >/proc/sys/kernel/perf_event_paranoid
 row E54 EACCES setpriv_nobody pp-open --config "$keep" --cpu 0

@@ -631,6 +631,67 @@ struct perf_persistent_notice {
 	__u64	time;
 };
 
+/**
+ * struct perf_persistent_maps - argument of PERF_PERSISTENT_IOC_MAPS
+ * @size:	sizeof(struct perf_persistent_maps)
+ * @flags:	0
+ * @buf:	in: user pointer to @len bytes, or 0 to ask for the figures
+ *		alone
+ * @len:	in: @buf's capacity; out: the bytes written
+ * @needed:	out: the bytes the whole table takes as records
+ * @processes:	out: processes the table holds
+ * @bytes:	out: memory the table takes
+ * @budget:	out: the memory it may take (module parameter maps_kb)
+ * @dropped:	out: processes it could not keep within @budget, since load
+ * @missed:	out: samples that asked for a process's mappings when no
+ *		request could be queued, since load
+ *
+ * The table of the mappings that name the samples of the profiles: the
+ * events whose records carry CALLCHAIN, or IP of a source that is not a
+ * tracepoint.  A sample of such an event taken in user mode, whose user
+ * IPs fall in no mapping the table holds for its process, has the
+ * process's executable mappings read when it returns to user mode (a
+ * task_work: in its own context, before it runs on), at most once in
+ * 50 ms per process.  They are kept after the process exits or unmaps
+ * them, until the budget needs the room (the processes used longest ago
+ * go first) or the last profile is destroyed.  A process is its thread
+ * group after an exec: a new exec is a new process.
+ *
+ * The records are perf's, in @buf one after the other, each ending with
+ * its time (local_clock(), as the samples' TIME) in one u64 where a
+ * sample_id would be:
+ *
+ *	PERF_RECORD_COMM, misc PERF_RECORD_MISC_COMM_EXEC: u32 pid, tid;
+ *	    char comm[] (NUL-padded to 8 bytes); u64 time (when the process
+ *	    was first seen)
+ *	PERF_RECORD_MMAP2, misc PERF_RECORD_MISC_USER, and
+ *	    PERF_RECORD_MISC_MMAP_BUILD_ID when the file has a build-id:
+ *	    u32 pid, tid; u64 addr, len, pgoff; the build-id (u8 size, u8,
+ *	    u16 reserved, u8 build_id[20]) or u32 maj, min (0) u64 ino,
+ *	    ino_generation (0); u32 prot, flags; char filename[]
+ *	    (NUL-padded to 8 bytes: the path then, "[vdso]" or "//anon");
+ *	    u64 time (when the mapping was first seen)
+ *
+ * Each process's COMM record comes first, then its mappings by address.
+ * With @buf too small for @needed bytes, nothing is written: ENOSPC.
+ * Needs CAP_PERFMON or CAP_SYS_ADMIN (EPERM): it tells where other
+ * processes' code is.
+ */
+struct perf_persistent_maps {
+	__u32	size;
+	__u32	flags;
+	__u64	buf;
+	__u64	len;
+	__u64	needed;
+	__u64	processes;
+	__u64	bytes;
+	__u64	budget;
+	__u64	dropped;
+	__u64	missed;
+};
+
+#define PERF_PERSISTENT_MAPS_SIZE_VER0		72
+
 #define PERF_PERSISTENT_IOC_MAGIC	0xb9
 
 /*
@@ -689,5 +750,8 @@ struct perf_persistent_notice {
 #define PERF_PERSISTENT_IOC_WATCH	_IO(PERF_PERSISTENT_IOC_MAGIC, 10)
 #define PERF_PERSISTENT_IOC_WATCH_OVERFLOW \
 	_IO(PERF_PERSISTENT_IOC_MAGIC, 11)
+/* The profiles' mappings; the argument is struct perf_persistent_maps. */
+#define PERF_PERSISTENT_IOC_MAPS	\
+	_IOWR(PERF_PERSISTENT_IOC_MAGIC, 12, struct perf_persistent_maps)
 
 #endif /* _UAPI_LINUX_PERF_PERSISTENT_H */
