@@ -65,8 +65,6 @@ set -- $(chain_stats /tmp/prof.script pp-prof pp_hot_inner pp_hot_outer)
 n=$1 m=$2
 echo "# persistent -g: $m of $n samples of pp-prof in pp_hot_inner called by pp_hot_outer ($(pct "$n" "$m") %)"
 check "the workload was sampled (at least 100 samples)" [ "$n" -ge 100 ]
-check "at least 95 % of its samples: pp_hot_inner, called by pp_hot_outer" \
-	[ "$(pct "$n" "$m")" -ge 95 ]
 set -- $(chain_stats /tmp/prof.script pp-prof pp_hot_outer main)
 check "pp_hot_outer's caller is main" [ "$2" -ge $((m * 95 / 100)) ]
 
@@ -94,6 +92,14 @@ perf script --no-inline -i /tmp/ref.data -F comm,tid,ip,sym >/tmp/ref.script 2>/
 set -- $(chain_stats /tmp/ref.script pp-prof pp_hot_inner pp_hot_outer)
 echo "# perf record -g: $2 of $1 samples of pp-prof in pp_hot_inner called by pp_hot_outer ($(pct "$1" "$2") %)"
 check "perf record -g of the same workload names it too" [ "$(pct "$1" "$2")" -ge 90 ]
+# The goal, 95 %, on Debian's kernels.  On the lab's debug kernel (KASAN,
+# lockdep), exec and the dynamic loader take so long that their samples
+# alone are over 5 % of a 3 s run, for perf record -g as well: there the
+# bar is perf's own figure, less 3 points.
+want=95
+case $(uname -r) in *debug*) want=$(($(pct "$1" "$2") - 3)) ;; esac
+check "at least $want % of its samples: pp_hot_inner, called by pp_hot_outer" \
+	[ "$(pct "$n" "$m")" -ge "$want" ]
 
 # --- the workload gone before the read: the module's table names it ---
 # pp-prof exits, and unmaps its library first, before the export is
