@@ -277,10 +277,11 @@ void pp_maps_sample(const u64 *ips, unsigned int nr, struct pt_regs *regs)
 	    (task->flags & (PF_KTHREAD | PF_EXITING)) || !task->mm)
 		return;
 	tgid = task_tgid_nr(task);
-	start_time = READ_ONCE(task->group_leader)->start_time;
 	exec_id = READ_ONCE(task->self_exec_id);
 
+	/* The leader may change under an exec; RCU keeps the old one. */
 	rcu_read_lock();
+	start_time = READ_ONCE(task->group_leader)->start_time;
 	p = pp_proc_find(tgid, start_time, exec_id);
 	if (p) {
 		WRITE_ONCE(p->used, jiffies);
