@@ -318,7 +318,7 @@ static long pp_ioc_maps(void __user *argp)
 			 &usize);
 	if (ret)
 		return ret;
-	if (m.flags)
+	if (m.flags & ~PERF_PERSISTENT_MAPS_PREVIOUS)
 		return -EINVAL;
 	ret = pp_maps_read(&m);
 	if (ret && ret != -ENOSPC)

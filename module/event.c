@@ -485,7 +485,7 @@ void pp_event_free(struct pp_event *ev)
 	pp_found_event_free(ev->prev);
 	pp_scope_put(&ev->scope);
 	if (ev->maps)
-		pp_maps_put();
+		pp_maps_put(ev->kept);
 	kfree(ev->format);
 	mutex_destroy(&ev->sync_lock);
 	kfree_rcu(ev, rcu);
@@ -602,7 +602,7 @@ int pp_event_start(struct pp_event *ev)
 		pp_record_fmt_want_comm(&ev->fmt);
 	/* A profile's samples are named by the mappings table (maps.c). */
 	if (ev->fmt.want_maps && !ev->maps) {
-		pp_maps_get();
+		pp_maps_get(ev->kept);
 		ev->maps = true;
 	}
 

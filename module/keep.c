@@ -12,7 +12,8 @@
  *
  * Locking: r->lock (a mutex, region.c) guards the page map and the
  * directory.  It is taken under an event's sync_lock (a CPU's buffer) and
- * under nothing else; nothing is taken under it.  The notifiers take no
+ * under the mappings table's lock (its area, maps.c), under nothing else;
+ * nothing is taken under it.  The notifiers take no
  * lock: they write the header's clock fields and read nothing that
  * changes.
  */
@@ -233,6 +234,37 @@ void pp_region_stop(struct pp_region *r)
 	r->hdr = NULL;
 }
 
+/*
+ * Point a free directory slot at the descriptor @d, written whole on its
+ * @k->pages pages from @first; give the pages back if no slot is free.
+ * Process context; takes r->lock.  Return: 0 or -ENOSPC.
+ */
+static int pp_region_slot_add(struct pp_region *r, struct pp_region_keep *k,
+			      void *d, long first)
+{
+	struct pp_region_header *h = r->hdr;
+	unsigned int slot;
+
+	mutex_lock(&r->lock);
+	for (slot = 0; slot < h->nr_slots; slot++)
+		if (!h->slots[slot])
+			break;
+	if (slot < h->nr_slots) {
+		/* The descriptor before the slot that points at it. */
+		smp_wmb();
+		WRITE_ONCE(h->slots[slot], first);
+	}
+	mutex_unlock(&r->lock);
+	if (slot == h->nr_slots) {
+		pp_region_pages_free(r, first, k->pages);
+		return -ENOSPC;
+	}
+	k->desc = d;
+	k->first = first;
+	k->slot = slot;
+	return 0;
+}
+
 /**
  * pp_region_keep_begin - give an event a descriptor in the region
  * @r: the region in use
@@ -256,9 +288,7 @@ int pp_region_keep_begin(struct pp_region *r, struct pp_region_keep *k,
 {
 	size_t format_len = format ? strlen(format) + 1 : 0;
 	size_t size = struct_size(k->desc, cpus, nr_cpu_ids) + format_len;
-	struct pp_region_header *h = r->hdr;
 	struct pp_region_desc *d;
-	unsigned int slot;
 	long first;
 
 	k->pages = DIV_ROUND_UP(size, PAGE_SIZE);
@@ -280,25 +310,7 @@ int pp_region_keep_begin(struct pp_region *r, struct pp_region_keep *k,
 	if (format)
 		memcpy(&d->cpus[nr_cpu_ids], format, format_len);
 	d->crc = pp_region_crc(d, (const char *)&d->cpus[nr_cpu_ids]);
-
-	mutex_lock(&r->lock);
-	for (slot = 0; slot < h->nr_slots; slot++)
-		if (!h->slots[slot])
-			break;
-	if (slot < h->nr_slots) {
-		/* The descriptor before the slot that points at it. */
-		smp_wmb();
-		WRITE_ONCE(h->slots[slot], first);
-	}
-	mutex_unlock(&r->lock);
-	if (slot == h->nr_slots) {
-		pp_region_pages_free(r, first, k->pages);
-		return -ENOSPC;
-	}
-	k->desc = d;
-	k->first = first;
-	k->slot = slot;
-	return 0;
+	return pp_region_slot_add(r, k, d, first);
 }
 
 /*
@@ -349,6 +361,48 @@ struct pp_buffer *pp_region_keep_buffer(struct pp_region *r,
 	}
 	WRITE_ONCE(k->desc->cpus[cpu], first);
 	return buf;
+}
+
+/**
+ * pp_region_maps_begin - an area for the mappings table's copies
+ * @r: the region in use
+ * @k: out: its place (its @desc is the area)
+ * @half: bytes of each copy's room
+ *
+ * Process context; takes r->lock.  The area is in the directory, with no
+ * copy yet (@seq 0).
+ *
+ * Return: the area, or ERR_PTR(-ENOSPC).
+ */
+struct pp_region_maps *pp_region_maps_begin(struct pp_region *r,
+					    struct pp_region_keep *k,
+					    u32 half)
+{
+	size_t size = sizeof(struct pp_region_maps) + 2 * (size_t)half;
+	struct pp_region_maps *m;
+	long first;
+	int ret;
+
+	k->pages = DIV_ROUND_UP(size, PAGE_SIZE);
+	first = pp_region_pages_alloc(r, k->pages);
+	if (first < 0)
+		return ERR_PTR(first);
+	m = r->mem + first * PAGE_SIZE;
+	memset(m, 0, sizeof(*m));
+	m->magic = PP_REGION_MAPS_MAGIC;
+	m->size = size;
+	m->half = half;
+	ret = pp_region_slot_add(r, k, m, first);
+	return ret ? ERR_PTR(ret) : m;
+}
+
+/*
+ * Take the mappings' area out of the directory; process context.  Its
+ * magic is cleared as a descriptor's: both start with it.
+ */
+void pp_region_maps_end(struct pp_region *r, struct pp_region_keep *k)
+{
+	pp_region_keep_end(r, k);
 }
 
 /* Free a buffer pp_region_keep_buffer() made; process context. */

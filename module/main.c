@@ -415,6 +415,8 @@ static void __exit pp_exit(void)
 	pp_sysfs_exit();
 	pp_events_exit();
 	pp_maps_exit();
+	/* The previous boot's mappings table, read until now. */
+	pp_previous_forget();
 	pp_callchain_exit();
 	pp_direct_exit();
 	pp_readers_exit();

@@ -45,7 +45,16 @@
  * after a grace period; the files (struct pp_dso) are counted by the sets
  * that name them and freed with the last, under the lock.
  *
- * Lock order: pp_maps.lock (a mutex: process context) is innermost; the
+ * The previous boot: while a profile is kept across a reboot
+ * (--keep-across-reboot), the table has an area in the reserved region
+ * (struct pp_region_maps), where a work copies its records
+ * PP_MAPS_COPY_DELAY after each change, into the older of two copies, so
+ * that a reset in the middle of one leaves the other whole.  The next
+ * boot's previous.c takes the newest whole copy, and MAPS with
+ * PERF_PERSISTENT_MAPS_PREVIOUS reads it.
+ *
+ * Lock order: pp_maps.lock (a mutex: process context) is innermost but
+ * for the region's lock, taken under it for the area; the
  * mmap lock is never held with it.  The sample path takes no lock.  The
  * request slots are claimed with cmpxchg and released by the task_work;
  * the module's exit waits for every slot, then for every task to leave
@@ -56,6 +65,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/elf.h>
 #include <linux/file.h>
@@ -74,14 +84,18 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include <uapi/linux/perf_persistent.h>
 
 #include "perf_persistent/elfnote.h"
 #include "maps.h"
+#include "previous.h"
+#include "region.h"
 
 static unsigned int maps_kb = 4096;
 module_param(maps_kb, uint, 0444);
@@ -95,9 +109,15 @@ MODULE_PARM_DESC(maps_kb,
 #define PP_MAPS_MAX_VMAS	1024
 /* A process's mappings are read at most once in this long. */
 #define PP_MAPS_REFRESH		(HZ / 20)
+/* Mappings kept of one process after it unmapped them. */
+#define PP_MAPS_MAX_GONE	64
 /* Program headers and note bytes looked at for a build-id. */
 #define PP_MAPS_MAX_PHDRS	64
 #define PP_MAPS_MAX_NOTES	4096
+/* A change reaches the region's copy this long after (the copy work). */
+#define PP_MAPS_COPY_DELAY	(HZ / 10)
+/* The largest copy the region keeps. */
+#define PP_MAPS_COPY_MAX	SZ_1M
 
 /* A file (or "[vdso]", "//anon") that mappings name. */
 struct pp_dso {
@@ -120,10 +140,17 @@ struct pp_map {
 	u32		flags;
 };
 
-/* A process's executable mappings, by address; replaced whole. */
+/*
+ * A process's executable mappings, replaced whole: @nr mapped at the last
+ * read, by address, then @gone that earlier reads saw and the last did not
+ * (a library closed since), kept for the samples made while they were
+ * mapped.  @cap is the room allocated, which the budget counts.
+ */
 struct pp_map_set {
 	struct rcu_head	rcu;
 	unsigned int	nr;
+	unsigned int	gone;
+	unsigned int	cap;
 	struct pp_map	map[];
 };
 
@@ -139,6 +166,7 @@ struct pp_proc {
 	u64			start_time;
 	u64			exec_id;
 	u64			time;
+	u64			miss;
 	unsigned long		used;
 	unsigned long		refreshed;
 	size_t			bytes;
@@ -166,6 +194,12 @@ static struct {
 	atomic_long_t		dropped;
 	atomic_long_t		missed;
 	struct pp_maps_req	reqs[PP_MAPS_REQS];
+	unsigned int		keepers;
+	unsigned long		changes;
+	unsigned long		saved;
+	struct pp_region_maps	*area;
+	struct pp_region_keep	keep;
+	struct delayed_work	copy_work;
 } pp_maps;
 
 static u32 pp_proc_key(u32 tgid, u64 start_time, u64 exec_id)
@@ -295,8 +329,12 @@ void pp_maps_sample(const u64 *ips, unsigned int nr, struct pt_regs *regs)
 			if (user)
 				known = pp_set_covers(set, ips[i]);
 		}
-		if (known || time_before(jiffies, READ_ONCE(p->refreshed) +
-					 PP_MAPS_REFRESH))
+		if (known)
+			goto out;
+		/* The first sample it could not name, for the new maps' time. */
+		cmpxchg64(&p->miss, 0, local_clock());
+		if (time_before(jiffies, READ_ONCE(p->refreshed) +
+				PP_MAPS_REFRESH))
 			goto out;
 	}
 	pp_maps_request(tgid);
@@ -403,7 +441,7 @@ static void pp_set_release(struct pp_map_set *set)
 
 	if (!set)
 		return;
-	for (i = 0; i < set->nr; i++) {
+	for (i = 0; i < set->nr + set->gone; i++) {
 		struct pp_dso *d = set->map[i].dso;
 
 		if (--d->users)
@@ -412,6 +450,15 @@ static void pp_set_release(struct pp_map_set *set)
 		list_del(&d->node);
 		kfree(d);
 	}
+}
+
+/* The table changed: the region's copy follows.  The lock held. */
+static void pp_maps_changed(void)
+{
+	if (!pp_maps.area)
+		return;
+	pp_maps.changes++;
+	mod_delayed_work(system_wq, &pp_maps.copy_work, PP_MAPS_COPY_DELAY);
 }
 
 /* Remove @p from the table; freed after a grace period.  The lock held. */
@@ -427,6 +474,7 @@ static void pp_proc_remove(struct pp_proc *p)
 	if (set)
 		kfree_rcu(set, rcu);
 	kfree_rcu(p, rcu);
+	pp_maps_changed();
 }
 
 /*
@@ -454,9 +502,26 @@ static bool pp_maps_room(size_t need, const struct pp_proc *keep)
 	return true;
 }
 
+/* Are @a and @b the same mapping of the same file? */
+static bool pp_map_same(const struct pp_map *a, const struct pp_map *b)
+{
+	return a->r.start == b->r.start && a->r.end == b->r.end &&
+	       a->dso == b->dso && a->pgoff == b->pgoff;
+}
+
+/* The bytes of a set of @nr mappings. */
+static size_t pp_set_size(unsigned int nr)
+{
+	struct pp_map_set *set;
+
+	return struct_size(set, map, nr);
+}
+
 /*
  * Install the @n mappings @v of the current process, read at a request
- * of @time, with their dsos @dsos.  The lock held.
+ * of @time, with their dsos @dsos.  A mapping the last read saw too keeps
+ * its first time; one it saw and this one does not is kept as gone (at
+ * most PP_MAPS_MAX_GONE, the last gone).  The lock held.
  */
 static void pp_maps_install(const struct pp_vma_copy *v, struct pp_dso **dsos,
 			    unsigned int n, u64 time)
@@ -466,32 +531,63 @@ static void pp_maps_install(const struct pp_vma_copy *v, struct pp_dso **dsos,
 	u64 start_time = task->group_leader->start_time;
 	u64 exec_id = task->self_exec_id;
 	struct pp_map_set *set, *old = NULL;
+	unsigned int i, j, gone = 0, keep, first;
+	struct pp_map *m;
 	struct pp_proc *p;
-	unsigned int i, j = 0;
 	size_t size;
 
 	p = pp_proc_find(tgid, start_time, exec_id);
-	if (p)
+	if (p) {
 		old = rcu_dereference_protected(p->set, 1);
-	size = struct_size(set, map, n) + (p ? 0 : sizeof(*p));
+		/* New mappings were mapped by the first sample that missed. */
+		time = min_not_zero(time, xchg(&p->miss, 0));
+	}
+	keep = n + (old ? old->gone + old->nr : 0);
+	set = kmalloc(pp_set_size(keep), GFP_KERNEL);
+	if (!set)
+		return;
+	set->cap = keep;
+	for (i = 0; i < n; i++) {
+		m = &set->map[i];
+		m->r.start = v[i].start;
+		m->r.end = v[i].end;
+		m->pgoff = v[i].pgoff;
+		m->prot = v[i].prot;
+		m->flags = v[i].flags;
+		m->dso = dsos[i];
+		m->time = time;
+	}
+	/* The last read's: gone before it, then gone since it. */
+	for (i = 0; old && i < old->gone; i++)
+		set->map[n + gone++] = old->map[old->nr + i];
+	for (i = 0, j = 0; old && i < old->nr; i++) {
+		while (j < n && set->map[j].r.start < old->map[i].r.start)
+			j++;
+		if (j < n && pp_map_same(&set->map[j], &old->map[i]))
+			set->map[j].time = old->map[i].time;
+		else
+			set->map[n + gone++] = old->map[i];
+	}
+	keep = min_t(unsigned int, gone, PP_MAPS_MAX_GONE);
+	first = gone - keep;
+	memmove(&set->map[n], &set->map[n + first], keep * sizeof(*m));
+	set->nr = n;
+	set->gone = keep;
+
+	size = pp_set_size(set->cap) + (p ? 0 : sizeof(*p));
 	if (old)
-		size -= min(size, struct_size(old, map, old->nr));
+		size -= min(size, pp_set_size(old->cap));
 	/* The new set's files are held first: room is made by freeing. */
-	for (i = 0; i < n; i++)
-		dsos[i]->users++;
+	for (i = 0; i < n + keep; i++)
+		set->map[i].dso->users++;
 	if (!pp_maps_room(size, p)) {
 		atomic_long_inc(&pp_maps.dropped);
 		goto unhold;
 	}
-	set = kmalloc(struct_size(set, map, n), GFP_KERNEL);
-	if (!set)
-		goto unhold;
 	if (!p) {
 		p = kzalloc(sizeof(*p), GFP_KERNEL);
-		if (!p) {
-			kfree(set);
+		if (!p)
 			goto unhold;
-		}
 		p->tgid = tgid;
 		p->start_time = start_time;
 		p->exec_id = exec_id;
@@ -504,31 +600,12 @@ static void pp_maps_install(const struct pp_vma_copy *v, struct pp_dso **dsos,
 		list_add_tail(&p->all, &pp_maps.all);
 	}
 	get_task_comm(p->comm, task->group_leader);
-	set->nr = n;
-	for (i = 0; i < n; i++) {
-		struct pp_map *m = &set->map[i];
-
-		m->r.start = v[i].start;
-		m->r.end = v[i].end;
-		m->pgoff = v[i].pgoff;
-		m->prot = v[i].prot;
-		m->flags = v[i].flags;
-		m->dso = dsos[i];
-		m->time = time;
-		/* A mapping the last read had too keeps its first time. */
-		while (old && j < old->nr && old->map[j].r.start < m->r.start)
-			j++;
-		if (old && j < old->nr && old->map[j].r.start == m->r.start &&
-		    old->map[j].r.end == m->r.end && old->map[j].dso == m->dso &&
-		    old->map[j].pgoff == m->pgoff)
-			m->time = old->map[j].time;
-	}
 	if (old) {
-		p->bytes -= struct_size(old, map, old->nr);
-		pp_maps.bytes -= struct_size(old, map, old->nr);
+		p->bytes -= pp_set_size(old->cap);
+		pp_maps.bytes -= pp_set_size(old->cap);
 	}
-	p->bytes += struct_size(set, map, n);
-	pp_maps.bytes += struct_size(set, map, n);
+	p->bytes += pp_set_size(set->cap);
+	pp_maps.bytes += pp_set_size(set->cap);
 	rcu_assign_pointer(p->set, set);
 	WRITE_ONCE(p->refreshed, jiffies);
 	WRITE_ONCE(p->used, jiffies);
@@ -536,11 +613,13 @@ static void pp_maps_install(const struct pp_vma_copy *v, struct pp_dso **dsos,
 		pp_set_release(old);
 		kfree_rcu(old, rcu);
 	}
+	pp_maps_changed();
 	return;
 unhold:
 	/* Files no set names now are freed by pp_dso_gc(). */
-	for (i = 0; i < n; i++)
-		dsos[i]->users--;
+	for (i = 0; i < n + keep; i++)
+		set->map[i].dso->users--;
+	kfree(set);
 }
 
 /*
@@ -678,26 +757,6 @@ static void pp_maps_clear(void)
 	WARN_ON_ONCE(!list_empty(&pp_maps.dsos) || pp_maps.bytes);
 }
 
-/* A profile starts: the table exists from the first.  Process context. */
-void pp_maps_get(void)
-{
-	mutex_lock(&pp_maps.lock);
-	if (!pp_maps.users++)
-		atomic_set(&pp_maps.on, 1);
-	mutex_unlock(&pp_maps.lock);
-}
-
-/* A profile is freed: the last one empties the table.  Process context. */
-void pp_maps_put(void)
-{
-	mutex_lock(&pp_maps.lock);
-	if (!--pp_maps.users) {
-		atomic_set(&pp_maps.on, 0);
-		pp_maps_clear();
-	}
-	mutex_unlock(&pp_maps.lock);
-}
-
 /* The size of a record with a @name of @len bytes (NUL not counted). */
 static size_t pp_rec_size(size_t fixed, size_t len)
 {
@@ -721,75 +780,164 @@ static void *pp_rec_tail(void *p, const char *name, size_t len, u64 time)
 	return p + sizeof(time);
 }
 
-/* The records of the table into @buf, @size bytes; the lock held. */
-static void pp_maps_fill(void *buf)
+/*
+ * The records of @p: its COMM record, then an MMAP2 record per mapping,
+ * written at @q unless it is NULL.  The lock held.  Return: their bytes.
+ */
+static size_t pp_proc_records(const struct pp_proc *p, void *q)
 {
+	const struct pp_map_set *set = rcu_dereference_protected(p->set, 1);
+	size_t len = strnlen(p->comm, TASK_COMM_LEN), size;
 	struct perf_event_header *hdr;
-	const struct pp_map_set *set;
-	const struct pp_proc *p;
-	void *q = buf;
 	unsigned int i;
-	size_t len;
 
-	list_for_each_entry(p, &pp_maps.all, all) {
-		len = strnlen(p->comm, TASK_COMM_LEN);
+	size = pp_rec_size(PP_COMM_FIXED, len);
+	for (i = 0; set && i < set->nr + set->gone; i++)
+		size += pp_rec_size(PP_MMAP2_FIXED,
+				    set->map[i].dso->path_size - 1);
+	if (!q)
+		return size;
+
+	hdr = q;
+	hdr->type = PERF_RECORD_COMM;
+	hdr->misc = PERF_RECORD_MISC_COMM_EXEC;
+	hdr->size = pp_rec_size(PP_COMM_FIXED, len);
+	q = hdr + 1;
+	((u32 *)q)[0] = p->tgid;
+	((u32 *)q)[1] = p->tgid;
+	q = pp_rec_tail(q + PP_COMM_FIXED, p->comm, len, p->time);
+	for (i = 0; set && i < set->nr + set->gone; i++) {
+		const struct pp_map *m = &set->map[i];
+		u64 *w;
+
+		len = m->dso->path_size - 1;
 		hdr = q;
-		hdr->type = PERF_RECORD_COMM;
-		hdr->misc = PERF_RECORD_MISC_COMM_EXEC;
-		hdr->size = pp_rec_size(PP_COMM_FIXED, len);
-		q = hdr + 1;
-		((u32 *)q)[0] = p->tgid;
-		((u32 *)q)[1] = p->tgid;
-		q = pp_rec_tail(q + PP_COMM_FIXED, p->comm, len, p->time);
-		set = rcu_dereference_protected(p->set, 1);
-		for (i = 0; set && i < set->nr; i++) {
-			const struct pp_map *m = &set->map[i];
-			u64 *w;
-
-			len = m->dso->path_size - 1;
-			hdr = q;
-			hdr->type = PERF_RECORD_MMAP2;
-			hdr->misc = PERF_RECORD_MISC_USER;
-			hdr->size = pp_rec_size(PP_MMAP2_FIXED, len);
-			w = (u64 *)(hdr + 1);
-			((u32 *)w)[0] = p->tgid;
-			((u32 *)w)[1] = p->tgid;
-			w[1] = m->r.start;
-			w[2] = m->r.end - m->r.start;
-			w[3] = m->pgoff;
-			memset(&w[4], 0, 24);
-			if (m->dso->build_id_len) {
-				hdr->misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
-				*(u8 *)&w[4] = m->dso->build_id_len;
-				memcpy((u8 *)&w[4] + 4, m->dso->build_id,
-				       m->dso->build_id_len);
-			} else {
-				w[5] = m->dso->ino;
-			}
-			((u32 *)&w[7])[0] = m->prot;
-			((u32 *)&w[7])[1] = m->flags;
-			q = pp_rec_tail(&w[8], m->dso->path, len, m->time);
+		hdr->type = PERF_RECORD_MMAP2;
+		hdr->misc = PERF_RECORD_MISC_USER;
+		hdr->size = pp_rec_size(PP_MMAP2_FIXED, len);
+		w = (u64 *)(hdr + 1);
+		((u32 *)w)[0] = p->tgid;
+		((u32 *)w)[1] = p->tgid;
+		w[1] = m->r.start;
+		w[2] = m->r.end - m->r.start;
+		w[3] = m->pgoff;
+		memset(&w[4], 0, 24);
+		if (m->dso->build_id_len) {
+			hdr->misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+			*(u8 *)&w[4] = m->dso->build_id_len;
+			memcpy((u8 *)&w[4] + 4, m->dso->build_id,
+			       m->dso->build_id_len);
+		} else {
+			w[5] = m->dso->ino;
 		}
+		((u32 *)&w[7])[0] = m->prot;
+		((u32 *)&w[7])[1] = m->flags;
+		q = pp_rec_tail(&w[8], m->dso->path, len, m->time);
 	}
+	return size;
 }
 
-/* The bytes the table takes as records; the lock held. */
-static size_t pp_maps_needed(void)
+/*
+ * The table's records, the processes seen last first, into @buf (NULL:
+ * none written) up to @limit bytes: a process whose records do not fit
+ * ends it.  The lock held.  Return: the bytes.
+ */
+static size_t pp_maps_fill(void *buf, size_t limit)
 {
-	const struct pp_map_set *set;
 	const struct pp_proc *p;
-	size_t need = 0;
-	unsigned int i;
+	size_t used = 0, size;
 
-	list_for_each_entry(p, &pp_maps.all, all) {
-		need += pp_rec_size(PP_COMM_FIXED,
-				    strnlen(p->comm, TASK_COMM_LEN));
-		set = rcu_dereference_protected(p->set, 1);
-		for (i = 0; set && i < set->nr; i++)
-			need += pp_rec_size(PP_MMAP2_FIXED,
-					    set->map[i].dso->path_size - 1);
+	list_for_each_entry_reverse(p, &pp_maps.all, all) {
+		size = pp_proc_records(p, NULL);
+		if (size > limit - used)
+			break;
+		if (buf)
+			pp_proc_records(p, buf + used);
+		used += size;
 	}
-	return need;
+	return used;
+}
+
+/*
+ * Copy the table into the older of the region's two copies, then say it
+ * is the newest: a reset in the middle leaves the other whole.  Process
+ * context (a work).
+ */
+static void pp_maps_copy(struct work_struct *work)
+{
+	struct pp_region_maps *a;
+	unsigned int h;
+	size_t len;
+
+	mutex_lock(&pp_maps.lock);
+	a = pp_maps.area;
+	if (a) {
+		h = a->seq & 1;
+		len = pp_maps_fill(a->data + (size_t)h * a->half, a->half);
+		WRITE_ONCE(a->len[h], len);
+		WRITE_ONCE(a->crc[h], crc32_le(~0, a->data + (size_t)h * a->half,
+					       len));
+		/* The copy, its length and checksum before the count. */
+		smp_wmb();
+		WRITE_ONCE(a->seq, a->seq + 1);
+		pp_maps.saved = pp_maps.changes;
+	}
+	mutex_unlock(&pp_maps.lock);
+}
+
+/**
+ * pp_maps_get - a profile starts: the table exists from the first
+ * @keep: the profile is kept across a reboot: so is the table, in the
+ *	region
+ *
+ * Process context.  A region without room for the table's area leaves it
+ * in memory only (logged).
+ */
+void pp_maps_get(bool keep)
+{
+	struct pp_region_maps *a;
+
+	mutex_lock(&pp_maps.lock);
+	if (!pp_maps.users++)
+		atomic_set(&pp_maps.on, 1);
+	if (keep && pp_region.hdr && !pp_maps.keepers++) {
+		a = pp_region_maps_begin(&pp_region, &pp_maps.keep,
+					 min_t(size_t, (size_t)maps_kb << 10,
+					       PP_MAPS_COPY_MAX));
+		if (IS_ERR(a))
+			pr_warn("region: no room for the profiles' mappings: the next boot will not name their frames\n");
+		else
+			pp_maps.area = a;
+		pp_maps_changed();
+	}
+	mutex_unlock(&pp_maps.lock);
+}
+
+/**
+ * pp_maps_put - a profile is freed: the last one empties the table
+ * @keep: what pp_maps_get() was told
+ *
+ * Process context.
+ */
+void pp_maps_put(bool keep)
+{
+	struct pp_region_maps *area = NULL;
+
+	mutex_lock(&pp_maps.lock);
+	if (keep && pp_region.hdr && !--pp_maps.keepers) {
+		area = pp_maps.area;
+		pp_maps.area = NULL;
+	}
+	if (!--pp_maps.users) {
+		atomic_set(&pp_maps.on, 0);
+		pp_maps_clear();
+	}
+	mutex_unlock(&pp_maps.lock);
+	if (area) {
+		/* The work finds no area now; wait for one still copying. */
+		cancel_delayed_work_sync(&pp_maps.copy_work);
+		pp_region_maps_end(&pp_region, &pp_maps.keep);
+	}
 }
 
 /**
@@ -797,25 +945,38 @@ static size_t pp_maps_needed(void)
  * @m: the caller's request, copied in; the figures and @m->len out
  *
  * Process context.  The records are put together under the lock and
- * copied out after it.
+ * copied out after it.  With PERF_PERSISTENT_MAPS_PREVIOUS, those the
+ * previous boot left in the region, found at load.
  *
  * Return: 0, -ENOSPC (@m->buf too small for @m->needed), -ENOMEM or
  * -EFAULT.
  */
 int pp_maps_read(struct perf_persistent_maps *m)
 {
+	const void *src = NULL;
 	void *buf = NULL;
 	size_t need;
 	int ret = 0;
 
 	mutex_lock(&pp_maps.lock);
-	need = pp_maps_needed();
+	if (m->flags & PERF_PERSISTENT_MAPS_PREVIOUS) {
+		src = pp_previous_boot.maps;
+		need = pp_previous_boot.maps_len;
+		m->processes = pp_previous_boot.maps_processes;
+		m->bytes = 0;
+		m->dropped = 0;
+		m->missed = 0;
+		m->unsaved = 0;
+	} else {
+		need = pp_maps_fill(NULL, SIZE_MAX);
+		m->processes = pp_maps.processes;
+		m->bytes = pp_maps.bytes;
+		m->dropped = atomic_long_read(&pp_maps.dropped);
+		m->missed = atomic_long_read(&pp_maps.missed);
+		m->unsaved = pp_maps.area ? pp_maps.changes - pp_maps.saved : 0;
+	}
 	m->needed = need;
-	m->processes = pp_maps.processes;
-	m->bytes = pp_maps.bytes;
 	m->budget = (u64)maps_kb << 10;
-	m->dropped = atomic_long_read(&pp_maps.dropped);
-	m->missed = atomic_long_read(&pp_maps.missed);
 	if (!m->buf) {
 		m->len = 0;
 		goto unlock;
@@ -829,7 +990,10 @@ int pp_maps_read(struct perf_persistent_maps *m)
 		ret = -ENOMEM;
 		goto unlock;
 	}
-	pp_maps_fill(buf);
+	if (src)
+		memcpy(buf, src, need);
+	else
+		pp_maps_fill(buf, need);
 unlock:
 	mutex_unlock(&pp_maps.lock);
 	if (buf) {
@@ -848,6 +1012,7 @@ void pp_maps_init(void)
 	hash_init(pp_maps.procs);
 	INIT_LIST_HEAD(&pp_maps.all);
 	INIT_LIST_HEAD(&pp_maps.dsos);
+	INIT_DELAYED_WORK(&pp_maps.copy_work, pp_maps_copy);
 }
 
 /*
@@ -867,6 +1032,7 @@ void pp_maps_exit(void)
 #else
 	synchronize_rcu();
 #endif
+	cancel_delayed_work_sync(&pp_maps.copy_work);
 	mutex_lock(&pp_maps.lock);
 	pp_maps_clear();
 	mutex_unlock(&pp_maps.lock);

@@ -13,8 +13,8 @@ struct pt_regs;
 
 void pp_maps_init(void);
 void pp_maps_exit(void);
-void pp_maps_get(void);
-void pp_maps_put(void);
+void pp_maps_get(bool keep);
+void pp_maps_put(bool keep);
 void pp_maps_sample(const u64 *ips, unsigned int nr, struct pt_regs *regs);
 int pp_maps_read(struct perf_persistent_maps *m);
 /* An address range, [start, end): each mapping's, first in its struct. */

@@ -149,6 +149,105 @@ const struct pp_region_desc *pp_region_desc_check(const void *mem, u64 size,
 	return d;
 }
 
+/* Is the run of @len bytes at @p perf COMM and MMAP2 records, each whole? */
+static bool pp_maps_records_ok(const u8 *p, size_t len, unsigned int *comms)
+{
+	const struct perf_event_header *hdr;
+	size_t off = 0, name, min;
+
+	*comms = 0;
+	while (off < len) {
+		if (len - off < sizeof(*hdr))
+			return false;
+		hdr = (const void *)(p + off);
+		min = sizeof(*hdr) + (hdr->type == PERF_RECORD_MMAP2 ? 64 : 8);
+		if ((hdr->type != PERF_RECORD_COMM &&
+		     hdr->type != PERF_RECORD_MMAP2) || hdr->size % 8 ||
+		    hdr->size < min + 16 || hdr->size > len - off)
+			return false;
+		/* The name, NUL-terminated, between the fields and the time. */
+		name = hdr->size - min - sizeof(u64);
+		if (strnlen((const char *)hdr + min, name) == name)
+			return false;
+		if (hdr->type == PERF_RECORD_MMAP2 &&
+		    (hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+		    *((const u8 *)hdr + sizeof(*hdr) + 32) > 20)
+			return false;
+		*comms += hdr->type == PERF_RECORD_COMM;
+		off += hdr->size;
+	}
+	return true;
+}
+
+/**
+ * pp_region_maps_check - the newest whole copy of a mappings table's area
+ * @a: the area a directory slot points at (its magic checked)
+ * @avail: bytes of the region from @a on
+ * @len: out: the copy's length
+ * @processes: out: the processes it names
+ * @why: out: the reason when neither copy is whole
+ *
+ * Pure.  The area must lie in the region; a copy must lie in its area,
+ * match its checksum and be a run of whole COMM and MMAP2 records.  The
+ * newest copy is tried first, then the other (a reset may have torn the
+ * one being written).
+ *
+ * Return: the copy, or NULL.
+ */
+const void *pp_region_maps_check(const struct pp_region_maps *a, u64 avail,
+				 size_t *len, unsigned int *processes,
+				 const char **why)
+{
+	unsigned int i, h;
+	const u8 *copy;
+
+	if (avail < sizeof(*a) || a->size > avail ||
+	    a->size < sizeof(*a) + 2 * (u64)a->half) {
+		*why = "its size runs outside the region";
+		return NULL;
+	}
+	*why = "no copy is whole";
+	for (i = 0; i < 2 && i < a->seq; i++) {
+		h = (a->seq - 1 - i) & 1;
+		copy = a->data + (size_t)h * a->half;
+		if (a->len[h] > a->half ||
+		    a->crc[h] != crc32_le(~0, copy, a->len[h]) ||
+		    !pp_maps_records_ok(copy, a->len[h], processes))
+			continue;
+		*len = a->len[h];
+		return copy;
+	}
+	return NULL;
+}
+
+/* Keep a copy of the mappings table the area at @page holds. */
+static void pp_previous_maps(const struct pp_region *r, u32 page)
+{
+	struct pp_previous_boot *pb = &pp_previous_boot;
+	const void *copy;
+	const char *why;
+	size_t len;
+
+	copy = pp_region_maps_check(r->mem + (u64)page * PAGE_SIZE,
+				    r->size - (u64)page * PAGE_SIZE, &len,
+				    &pb->maps_processes, &why);
+	if (!copy) {
+		pr_warn("previous boot: the profiles' mappings dropped: %s\n",
+			why);
+		return;
+	}
+	pb->maps = kvmalloc(max_t(size_t, len, 1), GFP_KERNEL);
+	if (pb->maps)
+		memcpy(pb->maps, copy, len);
+	if (!pb->maps) {
+		pr_warn("previous boot: no memory for the profiles' mappings\n");
+		return;
+	}
+	pb->maps_len = len;
+	pr_info("previous boot: the profiles' mappings of %u processes found\n",
+		pb->maps_processes);
+}
+
 /**
  * pp_region_cpu_check - where @d's buffer for @cpu is, if it is one
  * @mem: the region
@@ -377,6 +476,13 @@ void pp_previous_find(struct pp_region *r)
 
 		if (!page)
 			continue;
+		if (page < r->size >> PAGE_SHIFT &&
+		    READ_ONCE(*(const u64 *)(r->mem + (u64)page * PAGE_SIZE)) ==
+		    PP_REGION_MAPS_MAGIC) {
+			if (!pb->maps)
+				pp_previous_maps(r, page);
+			continue;
+		}
 		d = pp_region_desc_check(r->mem, r->size, page, &why);
 		if (!d) {
 			pb->bad++;
@@ -410,4 +516,7 @@ void pp_previous_forget(void)
 		list_del(&fe->node);
 		pp_found_event_free(fe);
 	}
+	kvfree(pp_previous_boot.maps);
+	pp_previous_boot.maps = NULL;
+	pp_previous_boot.maps_len = 0;
 }

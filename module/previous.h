@@ -71,6 +71,11 @@ struct pp_found_event {
  * @events: its kept events found
  * @bad: descriptors dropped by the validation
  * @list: the found events not yet published
+ * @maps: the profiles' mappings table it kept (PERF_RECORD_COMM and
+ *	PERF_RECORD_MMAP2 records, as MAPS reads them), or NULL; freed at
+ *	unload
+ * @maps_len: its bytes
+ * @maps_processes: the processes it names
  */
 struct pp_previous_boot {
 	bool			found;
@@ -82,6 +87,9 @@ struct pp_previous_boot {
 	unsigned int		events;
 	unsigned int		bad;
 	struct list_head	list;
+	void			*maps;
+	size_t			maps_len;
+	unsigned int		maps_processes;
 };
 
 extern struct pp_previous_boot pp_previous_boot;
@@ -100,5 +108,8 @@ void pp_found_rules_init(struct pp_found_rules *rules, u64 sample_type,
 void pp_previous_find(struct pp_region *r);
 void pp_found_event_free(struct pp_found_event *fe);
 void pp_previous_forget(void);
+const void *pp_region_maps_check(const struct pp_region_maps *a, u64 avail,
+				 size_t *len, unsigned int *processes,
+				 const char **why);
 
 #endif /* _PERF_PERSISTENT_PREVIOUS_H */

@@ -109,9 +109,13 @@ struct pp_region_keep {
 struct perf_event_attr;
 struct pp_buffer;
 
-/* The region's header: "PPREGION" and "PPEVENT" read as little-endian u64s. */
+/*
+ * The region's header: "PPREGION" and "PPEVENT" read as little-endian u64s;
+ * the mappings table's area, "PPMAPS".
+ */
 #define PP_REGION_MAGIC		0x4e4f494745525050ULL
 #define PP_REGION_DESC_MAGIC	0x00544e4556455050ULL
+#define PP_REGION_MAPS_MAGIC	0x000053504d505050ULL
 #define PP_REGION_VERSION	1
 
 /* How the last boot ended, as its notifiers saw it (last_reason). */
@@ -210,6 +214,32 @@ struct pp_region_desc {
 	u32	cpus[];
 };
 
+/**
+ * struct pp_region_maps - the profiles' mappings table, for the next boot
+ * @magic: PP_REGION_MAPS_MAGIC
+ * @size: bytes of the area, this header included
+ * @half: bytes of each of the two copies' room, after the header
+ * @seq: copies written: the newest whole one is (@seq - 1) % 2; 0: none
+ * @len: bytes each copy holds
+ * @crc: crc32_le of each copy's bytes
+ * @data: the two copies, @half bytes apart: the records of
+ *	PERF_PERSISTENT_IOC_MAPS, the processes used last first
+ *
+ * A directory slot points at it as at a descriptor.  A copy is written
+ * whole, then its length and checksum, then @seq, so a reset leaves at
+ * least the copy before whole (maps.c).
+ */
+struct pp_region_maps {
+	u64	magic;
+	u32	size;
+	u32	half;
+	u32	seq;
+	u32	len[2];
+	u32	crc[2];
+	u32	reserved;
+	u8	data[];
+};
+
 int pp_region_parse(const char *s, struct pp_region_spec *spec);
 int pp_region_setup(struct pp_region *r, const char *param);
 void pp_region_teardown(struct pp_region *r);
@@ -234,6 +264,10 @@ struct pp_buffer *pp_region_keep_buffer(struct pp_region *r,
 					struct pp_region_keep *k,
 					unsigned int cpu);
 void pp_region_buffer_free(struct pp_region *r, struct pp_buffer *buf);
+struct pp_region_maps *pp_region_maps_begin(struct pp_region *r,
+					    struct pp_region_keep *k,
+					    u32 half);
+void pp_region_maps_end(struct pp_region *r, struct pp_region_keep *k);
 u32 pp_region_crc(const struct pp_region_desc *d, const char *format);
 
 #endif /* _PERF_PERSISTENT_REGION_H */

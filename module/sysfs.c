@@ -163,12 +163,18 @@ static struct pp_maps_attr pp_maps_attr_missed = {
 	offsetof(struct perf_persistent_maps, missed),
 };
 
+static struct pp_maps_attr pp_maps_attr_unsaved = {
+	__ATTR(unsaved, 0444, pp_maps_show, NULL),
+	offsetof(struct perf_persistent_maps, unsaved),
+};
+
 static struct attribute *pp_maps_list[] = {
 	&pp_maps_attr_processes.attr.attr,
 	&pp_maps_attr_bytes.attr.attr,
 	&pp_maps_attr_budget.attr.attr,
 	&pp_maps_attr_dropped.attr.attr,
 	&pp_maps_attr_missed.attr.attr,
+	&pp_maps_attr_unsaved.attr.attr,
 	NULL,
 };
 

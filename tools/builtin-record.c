@@ -82,6 +82,7 @@ static int cmd_record(int argc, char **argv)
 		ev->name = desc->info.name;
 		ev->attr = desc->attr;
 		ev->id = record_id(desc);
+		ev->previous = desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS;
 		ev->snap = &x.snap[x.nr];
 	}
 	close(fd);

@@ -22,9 +22,11 @@
  * $PERF_BUILDID_DIR) as perf record puts them there.
  *
  * Only a profile gets them: an event with call chains, or a sampling
- * source (not a tracepoint) with IPs.  A previous boot's records are not
- * given this boot's mappings: its kernel was elsewhere, and its pids were
- * other processes.
+ * source (not a tracepoint) with IPs.  A previous boot's profile gets the
+ * previous boot's: the table it kept in the reserved region, and its
+ * kernel's text where this boot's symbols name it (the same kernel, moved
+ * by KASLR: the PMU's previous_boot/text_delta); its modules and its
+ * processes that are gone from the table are not named.
  */
 #include <dirent.h>
 #include <elf.h>
@@ -297,6 +299,50 @@ static bool kernel_maps(struct blob *b, struct dsos *ds, size_t id_size)
 	return true;
 }
 
+/* A line of the PMU's previous_boot/ file @name into @buf; false if none. */
+static bool previous_attr(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path),
+		 "/sys/bus/event_source/devices/persistent/previous_boot/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	ok = fgets(buf, len, f) != NULL;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+/*
+ * The previous boot's kernel text, where this boot's kallsyms names it:
+ * the same kernel (its release), moved by KASLR by text_delta.  Its
+ * modules were elsewhere: they are not named.  False if the kernel is
+ * another, or the addresses are hidden.
+ */
+static bool previous_kernel_map(struct blob *b, struct dsos *ds,
+				size_t id_size)
+{
+	char release[128], delta[64];
+	uint64_t text = kallsyms_addr("_text"), prev;
+	struct utsname uts;
+	struct dso *d;
+
+	if (!text || uname(&uts) || !previous_attr("release", release, sizeof(release)) ||
+	    strcmp(release, uts.release) ||
+	    !previous_attr("text_delta", delta, sizeof(delta)))
+		return false;
+	prev = text - strtoll(delta, NULL, 10);
+	mmap_record(b, prev, ~0ULL - prev, prev, "[kernel.kallsyms]_text", id_size);
+	d = dso_get(ds, "[kernel.kallsyms]", true);
+	if (d)
+		d->id_len = notes_file_build_id("/sys/kernel/notes", d->id);
+	return true;
+}
+
 /* The executable mappings of process @pid, as it has them now. */
 static void process_maps(struct blob *b, struct dsos *ds, int pid,
 			 size_t id_size)
@@ -468,10 +514,14 @@ static void cache_dir(char *dir, size_t len)
 		snprintf(dir, len, "%s/.debug", home && *home ? home : "/");
 }
 
-/* The module's table of the profiles' mappings: malloc()ed, or NULL. */
-static unsigned char *table_read(size_t *len)
+/*
+ * The module's table of the profiles' mappings (with @flags
+ * PERF_PERSISTENT_MAPS_PREVIOUS, the previous boot's): malloc()ed, or
+ * NULL.
+ */
+static unsigned char *table_read(size_t *len, unsigned int flags)
 {
-	struct perf_persistent_maps m = { .size = sizeof(m) };
+	struct perf_persistent_maps m = { .size = sizeof(m), .flags = flags };
 	unsigned char *buf = NULL;
 	int fd, tries;
 
@@ -564,22 +614,21 @@ int export_maps(struct blob *b, struct blob *build_ids,
 	char dir[PATH_MAX];
 	size_t e, i, n = 0, k, nt = 0, tlen;
 	int *pids = NULL, *tpids = NULL;
-	const struct pp_export *first = NULL;
+	bool now = false, before = false;
 	unsigned char *table;
 	size_t id_size;
 
 	for (e = 0; e < nr; e++) {
-		if (!strncmp(ev[e].name, PP_PREVIOUS_PREFIX,
-			     strlen(PP_PREVIOUS_PREFIX)))
-			continue;
+		bool prev = ev[e].previous;
+
 		/* A profile's: samples whose addresses perf names. */
 		if (!(ev[e].snap->sample_type & PERF_SAMPLE_CALLCHAIN) &&
 		    (ev[e].attr.type == PERF_TYPE_TRACEPOINT ||
 		     !(ev[e].snap->sample_type & PERF_SAMPLE_IP)))
 			continue;
-		if (!first)
-			first = &ev[e];
-		if (!(ev[e].snap->sample_type & PERF_SAMPLE_TID))
+		before |= prev;
+		now |= !prev;
+		if (prev || !(ev[e].snap->sample_type & PERF_SAMPLE_TID))
 			continue;
 		for (i = 0; i < ev[e].snap->nr; i++) {
 			const struct pp_decoded *d = &ev[e].snap->recs[i].d;
@@ -596,20 +645,30 @@ int export_maps(struct blob *b, struct blob *build_ids,
 			pids[n++] = d->pid;
 		}
 	}
-	if (!first)
+	if (!now && !before)
 		return 0;
 	/* Every attr of the file has sample_id_all: the first's layout. */
 	id_size = sample_id_size(ev[0].attr.sample_type);
-	if (!kernel_maps(b, &ds, id_size))
-		fprintf(stderr, "perf persistent: the kernel's addresses are hidden (kptr_restrict): its frames will not be named\n");
-	table = table_read(&tlen);
+	if (now) {
+		/* This boot's profiles: its kernel, its processes. */
+		if (!kernel_maps(b, &ds, id_size))
+			fprintf(stderr, "perf persistent: the kernel's addresses are hidden (kptr_restrict): its frames will not be named\n");
+		table = table_read(&tlen, 0);
+	} else {
+		/* The previous boot's: its kernel and processes, as it kept them. */
+		if (!previous_kernel_map(b, &ds, id_size))
+			fprintf(stderr, "perf persistent: the previous boot ran another kernel, or this one hides its addresses: the previous boot's kernel frames will not be named\n");
+		table = table_read(&tlen, PERF_PERSISTENT_MAPS_PREVIOUS);
+		if (!table || !tlen)
+			fprintf(stderr, "perf persistent: the previous boot kept no mappings: its processes' frames will not be named\n");
+	}
 	if (table)
 		nt = table_records(b, &ds, table, tlen, ev[0].attr.sample_type,
 				   ev[0].id, &tpids);
 	free(table);
 	qsort(tpids, nt, sizeof(*tpids), pid_cmp);
 	qsort(pids, n, sizeof(*pids), pid_cmp);
-	for (i = 0; i < n; i = k) {
+	for (i = 0; now && i < n; i = k) {
 		for (k = i + 1; k < n && pids[k] == pids[i]; k++)
 			;
 		if (!pid_in(tpids, nt, pids[i]))

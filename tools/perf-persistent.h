@@ -385,6 +385,7 @@ struct pp_export {
 	const char			*name;
 	struct perf_event_attr		attr;
 	unsigned int			id;
+	bool				previous;	/* a previous boot's */
 	const struct pp_snapshot	*snap;
 	struct pp_printer		*p;
 };

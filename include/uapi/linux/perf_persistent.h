@@ -634,7 +634,9 @@ struct perf_persistent_notice {
 /**
  * struct perf_persistent_maps - argument of PERF_PERSISTENT_IOC_MAPS
  * @size:	sizeof(struct perf_persistent_maps)
- * @flags:	0
+ * @flags:	0, or PERF_PERSISTENT_MAPS_PREVIOUS: the table the previous
+ *		boot kept in the reserved region (found at load; @needed and
+ *		@processes, the other figures 0)
  * @buf:	in: user pointer to @len bytes, or 0 to ask for the figures
  *		alone
  * @len:	in: @buf's capacity; out: the bytes written
@@ -645,6 +647,8 @@ struct perf_persistent_notice {
  * @dropped:	out: processes it could not keep within @budget, since load
  * @missed:	out: samples that asked for a process's mappings when no
  *		request could be queued, since load
+ * @unsaved:	out: changes to the table not yet in its copy in the
+ *		reserved region (0 when no profile is kept across a reboot)
  *
  * The table of the mappings that name the samples of the profiles: the
  * events whose records carry CALLCHAIN, or IP of a source that is not a
@@ -688,9 +692,19 @@ struct perf_persistent_maps {
 	__u64	budget;
 	__u64	dropped;
 	__u64	missed;
+	__u64	unsaved;
 };
 
-#define PERF_PERSISTENT_MAPS_SIZE_VER0		72
+#define PERF_PERSISTENT_MAPS_SIZE_VER0		80
+
+/*
+ * perf_persistent_maps::flags.  While a profile is kept across a reboot
+ * (PERF_PERSISTENT_CREATE_KEEP), the table is copied into the reserved
+ * region a tenth of a second after each change, the processes seen last
+ * first, as much as the region's area holds (maps_kb, at most 1 MiB), so
+ * that the next boot names that profile's samples.
+ */
+#define PERF_PERSISTENT_MAPS_PREVIOUS	(1U << 0)
 
 #define PERF_PERSISTENT_IOC_MAGIC	0xb9
 

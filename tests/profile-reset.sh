@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/profile-reset.sh - a profile of the seconds before a crash, read
+# after the warm reset.  Run by scripts/fatal-check in both boots of one
+# vm-run --warm-reset, the module loaded with region= at each boot.
+#   Boot 1: a cpu-clock sampler with call stacks, kept across a reboot;
+#   pp-prof runs (a library dlopen()ed and closed, then exits), the
+#   sampler pauses, the table of mappings reaches the region, and SysRq-c
+#   crashes the guest.
+#   Boot 2: perf persistent record --previous of the sampler, read by perf
+#   script: the frames of the previous boot's exited process, of its
+#   closed library, and of the previous boot's kernel (KASLR moved it in
+#   the lanes that boot with it), named.  TAP.
+. ./lib.sh
+
+# chain_stats FILE COMM INNER OUTER: as in guest/94-profile.sh.
+chain_stats() {
+	awk -v comm="$2" -v inner="$3" -v outer="$4" '
+	function flush() {
+		if (mine) { n++; if (hit) m++ }
+		mine = 0; hit = 0; prev = ""
+	}
+	/^[^ \t]/ { flush(); mine = (index($1, comm) == 1); next }
+	/^[ \t]*$/ { flush(); next }
+	{ sym = $2; sub(/\+0x[0-9a-f]+$/, "", sym)
+	  if (prev == inner && sym == outer) hit = 1
+	  prev = sym }
+	END { flush(); print n + 0, m + 0 }' "$1"
+}
+
+if [ ! -e "$PP_SYS/previous_boot/end" ]; then
+	echo "==== boot 1"
+	perf persistent create -d -n prof -m 1M -F 499 -g --keep-across-reboot \
+		cpu-clock >/dev/null
+	pp-prof 2000 /tests/bin/libpp-prof.so
+	perf persistent pause prof >/dev/null
+	# Its last samples' processes in the region's copy of the table.
+	pp_wait_until -- grep -qx 0 "$PP_SYS/maps/unsaved"
+	echo "==== boot 1 kept $(cat "$PP_SYS/maps/processes") processes"
+	pp_console_drain
+	echo c >/proc/sysrq-trigger
+	sleep 600
+fi
+
+echo "==== boot 2"
+perf persistent record --previous -o /tmp/prev.data prof 2>/tmp/prev.err
+check_grep "record --previous wrote the profile" "Wrote [0-9]+ records of prof to" /tmp/prev.err
+check_no_grep "... with the previous boot's kernel and mappings" "will not be named" /tmp/prev.err
+perf script --no-inline -i /tmp/prev.data -F comm,tid,ip,sym >/tmp/prev.script 2>/dev/null
+set -- $(chain_stats /tmp/prev.script pp-prof pp_hot_inner pp_hot_outer)
+total=$1 hot=$2
+set -- $(chain_stats /tmp/prev.script pp-prof pp_lib_spin pp_lib_caller)
+lib=$2
+pct=0
+[ "$total" -gt 0 ] && pct=$(((hot + lib) * 100 / total))
+echo "# previous boot: $hot samples in pp_hot_inner under pp_hot_outer, $lib in pp_lib_spin under pp_lib_caller, of $total ($pct %)"
+check "the previous boot's workload sampled in both parts" [ "$hot" -ge 100 -a "$lib" -ge 100 ]
+check "at least 95 % of its samples named with their callers" [ "$pct" -ge 95 ]
+set -- $(chain_stats /tmp/prev.script swapper do_idle cpu_startup_entry)
+echo "# previous boot: $2 of $1 idle samples in do_idle called by cpu_startup_entry"
+check "the previous boot's kernel frames named" [ "$2" -ge 1 ]
+# Its modules' addresses died with it: only the kernel image's frames.
+mods=$(grep -cE "^[[:space:]]+ffffffffc[0-9a-f]+ \[unknown\]" /tmp/prev.script)
+echo "# previous boot: $mods frames in its modules, not named"
+check_no_grep "no frame of its kernel image left unnamed" \
+	"^[[:space:]]+ffffffff[89ab][0-9a-f]+ \[unknown\]" /tmp/prev.script
+done_testing
