@@ -74,6 +74,7 @@ static const int create_errnos[] = { EFAULT, EINVAL, E2BIG, EEXIST, EOPNOTSUPP,
 static const int id_errnos[] = { ENOENT, EBUSY, EALREADY, 0 };
 static const int info_errnos[] = { EFAULT, EINVAL, E2BIG, ENOENT, ENOMEM, 0 };
 static const int list_errnos[] = { EFAULT, EINVAL, E2BIG, ENOMEM, 0 };
+static const int maps_errnos[] = { EFAULT, EINVAL, E2BIG, ENOSPC, ENOMEM, 0 };
 static const int trigger_errnos[] = { EFAULT, EINVAL, E2BIG, ENOENT, ENOMEM, 0 };
 static const int watch_errnos[] = { ENOENT, ENOMEM, EINVAL, 0 };
 
@@ -163,7 +164,7 @@ int main(int argc, char **argv)
 		unsigned long arg;
 		int ret;
 
-		switch (rnd() % 11) {
+		switch (rnd() % 12) {
 		case 9: {	/* TRIGGER: random ids, never the events from before */
 			struct perf_persistent_trigger *t = (void *)buf;
 			unsigned int *ids = (void *)(page + 2048), j, n = rnd() % 70;
@@ -280,12 +281,24 @@ int main(int argc, char **argv)
 			check("LIST", ret, list_errnos, it);
 			break;
 		}
+		case 11: {	/* MAPS: the table's records into a random buffer */
+			struct perf_persistent_maps *m = (void *)buf;
+
+			fill(buf, 128);
+			m->size = rnd() % 3 ? sizeof(*m) : sizes[rnd() % 15];
+			m->flags = rnd() % 3 ? rnd() % 2 : rnd();
+			m->buf = rnd() % 3 ? (unsigned long)bad_or(page) : 0;
+			m->len = rnd() % 2 ? rnd() % 4096 : rnd();
+			ret = ioctl(fd, PERF_PERSISTENT_IOC_MAPS, bad_or(m));
+			check("MAPS", ret, maps_errnos, it);
+			break;
+		}
 		default: {	/* unknown commands: ENOTTY, never anything else */
 			static const int enotty[] = { ENOTTY, 0 };
 			unsigned long cmd = rnd() % 2 ? _IOC(rnd() % 4, PERF_PERSISTENT_IOC_MAGIC,
-							      11 + rnd() % 200, rnd() % 512) : rnd();
+							      13 + rnd() % 200, rnd() % 512) : rnd();
 
-			if (_IOC_TYPE(cmd) == PERF_PERSISTENT_IOC_MAGIC && _IOC_NR(cmd) <= 10)
+			if (_IOC_TYPE(cmd) == PERF_PERSISTENT_IOC_MAGIC && _IOC_NR(cmd) <= 12)
 				break;
 			ret = ioctl(fd, cmd, bad_or(page));
 			check("unknown ioctl", ret, enotty, it);

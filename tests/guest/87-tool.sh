@@ -9,7 +9,7 @@
 PP=$(perf --exec-path)/perf-persistent
 check "the tool is in perf's exec directory" test -x "$PP"
 check_match "--help lists the verbs" "script .*NAME" "$($PP --help 2>&1)"
-check_match "help VERB describes it" "usage: perf persistent record \[-o FILE\] \[--format perf.data\|trace.dat\] \[--previous\] NAME" \
+check_match "help VERB describes it" "usage: perf persistent record \[-o FILE\] \[--format perf.data\|trace.dat\] \[--previous\] \[-N\] NAME" \
 	"$(perf persistent help record)"
 
 # One load-time event, the machine's error event: id 1.  Its records are

@@ -141,6 +141,45 @@ echo "# exited, flat: $fk of $fn samples of pp-prof named"
 check "exited, without -g: at least 95 % of the samples named" \
 	[ "$fn" -ge 100 -a "$(pct "$fn" "$fk")" -ge 95 ]
 
+# --- side by side with perf record --overwrite -g ---
+# The same flight recorder kept by perf: 128 KiB a CPU of overwritten ring
+# each (perf's -m 32 pages: about 1.5 s of this workload).  pp-prof runs
+# 5 s and exits before perf stops: the rings hold its last seconds, its
+# exec and its library's dlopen() 2.5 s before its end.  perf's ring held
+# its MMAP2 records with the samples, and overwrote them; perf --overwrite
+# synthesizes the mappings at its end from /proc, where pp-prof is gone.
+# The persistent sampler keeps them apart.  Both printed; persistent must
+# name what it holds.
+perf persistent create -d -n ow -m 128K -F 499 -g cpu-clock >/dev/null 2>&1 ||
+	not_ok "create ow"
+perf record -q --overwrite -a -g -F 499 -m 32 -o /tmp/ow.data >/dev/null 2>/tmp/ow.err &
+ow=$!
+# perf record is recording once its counters are enabled: sampled.
+pp_wait_until -- sh -c "grep -q 'perf' /proc/$ow/comm"
+pp-prof 2500 /tests/bin/libpp-prof.so >/tmp/ow.out
+ow_pid=$(sed -n 's/^pp-prof \([0-9]*\) done/\1/p' /tmp/ow.out)
+perf persistent pause ow >/dev/null
+kill -INT $ow
+wait $ow
+perf persistent record -o /tmp/owpp.data ow 2>/dev/null
+# named FILE: "N M": the samples of pp-prof (by its pid: perf may have
+# lost its name too), and those whose innermost user frame perf names.
+named() {
+	perf script --no-inline -i "$1" -F comm,tid,ip,sym 2>/dev/null | awk -v pid="$ow_pid" '
+	/^[^ \t]/ { if (mine) { n++; if (ok) m++ } mine = ($2 == pid); ok = 0; seen = 0; next }
+	/^[ \t]*$/ { next }
+	mine && !seen && $1 !~ /^ffff/ { seen = 1; ok = ($2 != "[unknown]") }
+	END { if (mine) { n++; if (ok) m++ } print n + 0, m + 0 }'
+}
+set -- $(named /tmp/owpp.data)
+echo "# wrapped rings: persistent names $2 of the $1 samples of pp-prof it holds ($(pct "$1" "$2") %)"
+pn=$1 pm=$2
+set -- $(named /tmp/ow.data)
+echo "# wrapped rings: perf record --overwrite -g names $2 of the $1 it holds ($(pct "$1" "$2") %)"
+check "wrapped: persistent names at least 95 % of what it holds" \
+	[ "$pn" -ge 100 -a "$(pct "$pn" "$pm")" -ge 95 ]
+perf persistent destroy ow >/dev/null
+
 # --- a tracepoint with call stacks: perf's counters, not the direct path ---
 perf persistent create -d -n sw_g -m 256K -g sched:sched_switch >/dev/null 2>&1 ||
 	not_ok "create -g sched:sched_switch"
