@@ -358,7 +358,9 @@ static void pp_record_test_sample_types(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pp_record_sample_type_ok(0));
 	KUNIT_EXPECT_TRUE(test, pp_record_sample_type_ok(ALL_TYPES));
 	KUNIT_EXPECT_TRUE(test, pp_record_sample_type_ok(PERF_SAMPLE_CALLCHAIN));
-	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_REGS_USER));
+	KUNIT_EXPECT_TRUE(test, pp_record_sample_type_ok(PERF_SAMPLE_REGS_USER |
+							 PERF_SAMPLE_STACK_USER));
+	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_REGS_INTR));
 	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_READ));
 	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_STREAM_ID));
 	KUNIT_EXPECT_FALSE(test, pp_record_sample_type_ok(PERF_SAMPLE_BRANCH_STACK));

@@ -42,6 +42,14 @@
  * with preemption off and is interrupted only by a higher level, whose
  * handler uses its own area.
  *
+ * For perf's DWARF unwinding (--call-graph dwarf) a sample carries the
+ * user registers (PERF_SAMPLE_REGS_USER, in the order and ABI of perf's
+ * <asm/perf_regs.h>, read from the interrupted user registers or the
+ * task's saved ones) and a copy of the top of the user stack
+ * (PERF_SAMPLE_STACK_USER), as perf_output_sample() lays them out.
+ * perf_reg_value() is not exported: the registers' places in struct
+ * pt_regs are taken here, for x86-64 and arm64.
+ *
  * Contexts: pp_callchain() runs in the overflow handler, any context
  * including NMI: no lock, no allocation, at most max_stack frames walked
  * (plus, on arm64, PP_CHAIN_SLACK frames of the handler's own).  Init and
@@ -61,6 +69,7 @@
 #include <linux/stacktrace.h>
 #include <linux/uaccess.h>
 
+#include <asm/perf_regs.h>
 #ifdef CONFIG_X86_64
 #include <asm/unwind.h>
 #endif
@@ -252,6 +261,143 @@ unsigned int pp_callchain(const struct pp_chain_cfg *cfg,
 		chain_user(&c, regs);
 	}
 	return c.nr;
+}
+
+/*
+ * The registers perf names on this architecture (<asm/perf_regs.h>), in
+ * bit order, and where struct pt_regs has them; -1: none (x86's segment
+ * registers, which perf refuses in a mask on x86-64).
+ */
+#if defined(CONFIG_X86_64)
+static const short pp_uregs_off[] = {
+	[PERF_REG_X86_AX] = offsetof(struct pt_regs, ax),
+	[PERF_REG_X86_BX] = offsetof(struct pt_regs, bx),
+	[PERF_REG_X86_CX] = offsetof(struct pt_regs, cx),
+	[PERF_REG_X86_DX] = offsetof(struct pt_regs, dx),
+	[PERF_REG_X86_SI] = offsetof(struct pt_regs, si),
+	[PERF_REG_X86_DI] = offsetof(struct pt_regs, di),
+	[PERF_REG_X86_BP] = offsetof(struct pt_regs, bp),
+	[PERF_REG_X86_SP] = offsetof(struct pt_regs, sp),
+	[PERF_REG_X86_IP] = offsetof(struct pt_regs, ip),
+	[PERF_REG_X86_FLAGS] = offsetof(struct pt_regs, flags),
+	[PERF_REG_X86_CS] = offsetof(struct pt_regs, cs),
+	[PERF_REG_X86_SS] = offsetof(struct pt_regs, ss),
+	[PERF_REG_X86_DS] = -1,
+	[PERF_REG_X86_ES] = -1,
+	[PERF_REG_X86_FS] = -1,
+	[PERF_REG_X86_GS] = -1,
+	[PERF_REG_X86_R8] = offsetof(struct pt_regs, r8),
+	[PERF_REG_X86_R9] = offsetof(struct pt_regs, r9),
+	[PERF_REG_X86_R10] = offsetof(struct pt_regs, r10),
+	[PERF_REG_X86_R11] = offsetof(struct pt_regs, r11),
+	[PERF_REG_X86_R12] = offsetof(struct pt_regs, r12),
+	[PERF_REG_X86_R13] = offsetof(struct pt_regs, r13),
+	[PERF_REG_X86_R14] = offsetof(struct pt_regs, r14),
+	[PERF_REG_X86_R15] = offsetof(struct pt_regs, r15),
+};
+#elif defined(CONFIG_ARM64)
+#define PP_UREG_X(n)	[PERF_REG_ARM64_X0 + (n)] = offsetof(struct pt_regs, regs[n])
+static const short pp_uregs_off[] = {
+	PP_UREG_X(0), PP_UREG_X(1), PP_UREG_X(2), PP_UREG_X(3),
+	PP_UREG_X(4), PP_UREG_X(5), PP_UREG_X(6), PP_UREG_X(7),
+	PP_UREG_X(8), PP_UREG_X(9), PP_UREG_X(10), PP_UREG_X(11),
+	PP_UREG_X(12), PP_UREG_X(13), PP_UREG_X(14), PP_UREG_X(15),
+	PP_UREG_X(16), PP_UREG_X(17), PP_UREG_X(18), PP_UREG_X(19),
+	PP_UREG_X(20), PP_UREG_X(21), PP_UREG_X(22), PP_UREG_X(23),
+	PP_UREG_X(24), PP_UREG_X(25), PP_UREG_X(26), PP_UREG_X(27),
+	PP_UREG_X(28), PP_UREG_X(29),
+	[PERF_REG_ARM64_LR] = offsetof(struct pt_regs, regs[30]),
+	[PERF_REG_ARM64_SP] = offsetof(struct pt_regs, sp),
+	[PERF_REG_ARM64_PC] = offsetof(struct pt_regs, pc),
+};
+#else
+static const short pp_uregs_off[] = { -1 };
+#endif
+
+/**
+ * pp_uregs_mask_ok - can the module give the registers of @mask?
+ * @mask: an attr's sample_regs_user
+ *
+ * As perf_reg_validate(): a known register each, and none perf refuses.
+ * Pure.
+ */
+bool pp_uregs_mask_ok(u64 mask)
+{
+	unsigned int i;
+
+	if (!mask)
+		return false;
+	for (i = 0; i < 64; i++)
+		if ((mask & BIT_ULL(i)) &&
+		    (i >= ARRAY_SIZE(pp_uregs_off) || pp_uregs_off[i] < 0))
+			return false;
+	return true;
+}
+
+/**
+ * pp_uregs - the user registers of the sample, and their ABI
+ * @regs: the registers the handler got, or NULL
+ * @abi: out: PERF_SAMPLE_REGS_ABI_64, or _NONE (a kernel thread, a
+ *	32-bit task, no registers)
+ *
+ * The interrupted ones if the sample hit user mode, else the task's
+ * saved ones.  Any context.
+ *
+ * Return: the registers, or NULL with @abi NONE.
+ */
+struct pt_regs *pp_uregs(struct pt_regs *regs, u64 *abi)
+{
+	*abi = PERF_SAMPLE_REGS_ABI_NONE;
+	if (!regs || (current->flags & PF_KTHREAD) || !current->mm)
+		return NULL;
+	if (!user_mode(regs))
+		regs = task_pt_regs(current);
+#if defined(CONFIG_X86_64)
+	if (!user_64bit_mode(regs))
+		return NULL;
+#elif defined(CONFIG_ARM64)
+	if (compat_user_mode(regs))
+		return NULL;
+#else
+	return NULL;
+#endif
+	*abi = PERF_SAMPLE_REGS_ABI_64;
+	return regs;
+}
+
+/* Register @idx (a bit of a mask pp_uregs_mask_ok() took) of @uregs. */
+u64 pp_uregs_value(const struct pt_regs *uregs, unsigned int idx)
+{
+	return *(const unsigned long *)((const void *)uregs +
+					pp_uregs_off[idx]);
+}
+
+/**
+ * pp_ustack_size - how much of the user stack a record can carry
+ * @want: the attr's sample_stack_user
+ * @header_size: the record's bytes before the STACK_USER field
+ * @uregs: the user registers, or NULL
+ *
+ * As perf_sample_ustack_size(): no more than lies between the stack
+ * pointer and the top of the user address space, and no more than keeps
+ * the record's size within a u16.  Pure but for TASK_SIZE.
+ *
+ * Return: the bytes, a multiple of 8; 0 for none.
+ */
+unsigned int pp_ustack_size(unsigned int want, unsigned int header_size,
+			    struct pt_regs *uregs)
+{
+	unsigned long sp;
+	unsigned int room;
+
+	if (!uregs)
+		return 0;
+	sp = user_stack_pointer(uregs);
+	if (!sp || sp >= TASK_SIZE)
+		return 0;
+	want = min_t(unsigned long, want, TASK_SIZE - sp);
+	room = U16_MAX - header_size - 2 * sizeof(u64);
+	return round_down(min(want, room), sizeof(u64));
 }
 
 /* At load: the scratch areas, for the max_stack the parameter says. */

@@ -44,4 +44,11 @@ unsigned int pp_callchain(const struct pp_chain_cfg *cfg,
 unsigned int pp_chain_trim(unsigned long *trace, unsigned int nr,
 			   unsigned long pc);
 
+/* The user registers and stack a sample carries (REGS_USER, STACK_USER). */
+bool pp_uregs_mask_ok(u64 mask);
+struct pt_regs *pp_uregs(struct pt_regs *regs, u64 *abi);
+u64 pp_uregs_value(const struct pt_regs *uregs, unsigned int idx);
+unsigned int pp_ustack_size(unsigned int want, unsigned int header_size,
+			    struct pt_regs *uregs);
+
 #endif /* _PERF_PERSISTENT_CALLCHAIN_H */

@@ -227,7 +227,9 @@ int pp_direct_layout_check(const struct pp_direct_desc *d,
 bool pp_direct_attr_ok(const struct perf_event_attr *attr)
 {
 	return attr->type == PERF_TYPE_TRACEPOINT && !attr->freq &&
-	       !(attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	       !(attr->sample_type & (PERF_SAMPLE_CALLCHAIN |
+				      PERF_SAMPLE_REGS_USER |
+				      PERF_SAMPLE_STACK_USER)) &&
 	       attr->sample_period &&
 	       (attr->sample_period == 1 ||
 		(attr->sample_type & PERF_SAMPLE_PERIOD)) &&

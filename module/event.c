@@ -230,8 +230,12 @@ static void pp_event_counter_attr(const struct pp_event *ev,
 	*attr = ev->attr;
 	attr->comm = 0;
 	attr->comm_exec = 0;
-	attr->sample_type &= ~(u64)PERF_SAMPLE_CALLCHAIN;
+	attr->sample_type &= ~(u64)(PERF_SAMPLE_CALLCHAIN |
+				    PERF_SAMPLE_REGS_USER |
+				    PERF_SAMPLE_STACK_USER);
 	attr->sample_max_stack = 0;
+	attr->sample_regs_user = 0;
+	attr->sample_stack_user = 0;
 	attr->exclude_callchain_kernel = 0;
 	attr->exclude_callchain_user = 0;
 }
@@ -671,6 +675,14 @@ int pp_event_attr_check(const struct perf_event_attr *attr)
 	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
 	    attr->sample_max_stack > pp_chain_max_stack)
 		return -EOVERFLOW;
+	/* As perf_copy_attr() checks them for perf's own user registers. */
+	if ((attr->sample_type & PERF_SAMPLE_REGS_USER) &&
+	    !pp_uregs_mask_ok(attr->sample_regs_user))
+		return -EINVAL;
+	if ((attr->sample_type & PERF_SAMPLE_STACK_USER) &&
+	    (attr->sample_stack_user >= U16_MAX ||
+	     !IS_ALIGNED(attr->sample_stack_user, sizeof(u64))))
+		return -EINVAL;
 	/*
 	 * comm asks for COMM records of the tasks that the samples are of.
 	 * Readers learn whose name a COMM record gives, and when, from its

@@ -349,6 +349,7 @@ struct pp_vma_copy {
 	u64		pgoff;
 	u32		prot;
 	u32		flags;
+	bool		exec;
 	struct file	*file;
 	const char	*name;
 };
@@ -623,6 +624,30 @@ unhold:
 }
 
 /*
+ * Keep of the @n mappings @v the executable ones and the other mappings of
+ * their files (an ELF's read-only segments hold the .eh_frame that perf's
+ * DWARF unwinding reads through the process's maps); put the rest's files.
+ * Return: how many are kept, first in @v.
+ */
+static unsigned int pp_vma_keep(struct pp_vma_copy *v, unsigned int n)
+{
+	unsigned int i, j, k = 0;
+	bool keep;
+
+	for (i = 0; i < n; i++) {
+		keep = v[i].exec;
+		for (j = 0; !keep && v[i].file && j < n; j++)
+			keep = v[j].exec && v[j].file &&
+			       file_inode(v[j].file) == file_inode(v[i].file);
+		if (keep)
+			v[k++] = v[i];
+		else
+			fput(v[i].file);
+	}
+	return k;
+}
+
+/*
  * Read the current process's executable mappings and install them, for a
  * request made at @time.  Process context, in the task; takes the mmap
  * lock, then (not nested) the table's lock.
@@ -645,14 +670,15 @@ static void pp_maps_snapshot(u64 time)
 		goto out;
 	for (vma = find_vma(mm, 0); vma && n < PP_MAPS_MAX_VMAS;
 	     vma = find_vma(mm, vma->vm_end)) {
-		if (!(vma->vm_flags & VM_EXEC))
+		if (!(vma->vm_flags & VM_EXEC) && !vma->vm_file)
 			continue;
+		v[n].exec = vma->vm_flags & VM_EXEC;
 		v[n].start = vma->vm_start;
 		v[n].end = vma->vm_end;
 		v[n].pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
 		v[n].prot = (vma->vm_flags & VM_READ ? PROT_READ : 0) |
 			    (vma->vm_flags & VM_WRITE ? PROT_WRITE : 0) |
-			    PROT_EXEC;
+			    (vma->vm_flags & VM_EXEC ? PROT_EXEC : 0);
 		v[n].flags = vma->vm_flags & VM_SHARED ? MAP_SHARED :
 							 MAP_PRIVATE;
 		v[n].file = vma->vm_file ? get_file(vma->vm_file) : NULL;
@@ -662,6 +688,7 @@ static void pp_maps_snapshot(u64 time)
 		n++;
 	}
 	mmap_read_unlock(mm);
+	n = pp_vma_keep(v, n);
 
 	/* The files' paths and build-ids, read without the table's lock. */
 	for (i = 0; i < n; i++) {

@@ -134,6 +134,8 @@ void pp_record_fmt_init(struct pp_record_fmt *fmt, u64 sample_type, u64 id)
 	fmt->chain.kernel = false;
 	fmt->chain.user = false;
 	fmt->want_maps = false;
+	fmt->regs_mask = 0;
+	fmt->stack_user = 0;
 }
 
 /**
@@ -153,9 +155,61 @@ void pp_record_fmt_profile(struct pp_record_fmt *fmt,
 	fmt->chain.max_stack = attr->sample_max_stack ?: pp_chain_max_stack;
 	fmt->chain.kernel = !attr->exclude_callchain_kernel;
 	fmt->chain.user = !attr->exclude_callchain_user;
-	fmt->want_maps = (attr->sample_type & PERF_SAMPLE_CALLCHAIN) ||
+	fmt->want_maps = (attr->sample_type & (PERF_SAMPLE_CALLCHAIN |
+						 PERF_SAMPLE_STACK_USER)) ||
 			 ((attr->sample_type & PERF_SAMPLE_IP) &&
 			  attr->type != PERF_TYPE_TRACEPOINT);
+	fmt->regs_mask = attr->sample_regs_user;
+	fmt->stack_user = attr->sample_stack_user;
+}
+
+/*
+ * The REGS_USER and STACK_USER fields, which end a record, at @pos: the
+ * ABI and the registers of @mask, then the size, the stack from the user
+ * stack pointer and how much of it could be read (dyn_size), as
+ * perf_output_sample() writes them.  The stack is read with
+ * copy_from_user_nofault(), a chunk at a time, and what cannot be read
+ * is zeroed.  Any context; bounded by the record's size.
+ */
+static noinline void write_user_tail(struct pp_buffer *buf, unsigned long pos,
+				     const struct pp_record_fmt *fmt,
+				     struct pt_regs *uregs, u64 abi,
+				     unsigned int ustack)
+{
+	u64 bounce[32], v;
+	unsigned long sp, off, n;
+	unsigned int i;
+	u64 dyn = 0;
+
+	if (fmt->sample_type & PERF_SAMPLE_REGS_USER) {
+		pp_buffer_write(buf, pos, &abi, sizeof(abi));
+		pos += sizeof(abi);
+		for (i = 0; uregs && i < 64; i++) {
+			if (!(fmt->regs_mask & BIT_ULL(i)))
+				continue;
+			v = pp_uregs_value(uregs, i);
+			pp_buffer_write(buf, pos, &v, sizeof(v));
+			pos += sizeof(v);
+		}
+	}
+	if (!(fmt->sample_type & PERF_SAMPLE_STACK_USER))
+		return;
+	v = ustack;
+	pp_buffer_write(buf, pos, &v, sizeof(v));
+	pos += sizeof(v);
+	if (!ustack)
+		return;
+	sp = user_stack_pointer(uregs);
+	for (off = 0; off < ustack; off += n) {
+		n = min_t(unsigned long, sizeof(bounce), ustack - off);
+		if (copy_from_user_nofault(bounce, (const void __user *)(sp + off), n))
+			break;
+		pp_buffer_write(buf, pos + off, bounce, n);
+		dyn = off + n;
+	}
+	if (dyn < ustack)
+		pp_buffer_zero(buf, pos + dyn, ustack - dyn);
+	pp_buffer_write(buf, pos + ustack, &dyn, sizeof(dyn));
 }
 
 /**
@@ -340,10 +394,11 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 {
 	const struct perf_raw_frag *frag;
 	u32 raw_size = 0, raw_pad = 0;
+	unsigned int size, tail = 0, ustack = 0;
+	struct pt_regs *uregs = NULL;
 	const u64 *ips = NULL;
-	unsigned int size;
 	unsigned long pos;
-	u64 nr_ips = 0;
+	u64 nr_ips = 0, abi = 0;
 	void *dst;
 	int ret;
 
@@ -371,6 +426,23 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 		raw_pad = ALIGN(sizeof(u32) + (raw_size ?: sizeof(u32)), sizeof(u64)) -
 			  sizeof(u32) - raw_size;
 		size += sizeof(u32) + raw_size + raw_pad;
+		if (unlikely(size > PP_RECORD_MAX)) {
+			local64_inc(&buf->dropped);
+			return -E2BIG;
+		}
+	}
+	if (unlikely(fmt->sample_type & (PERF_SAMPLE_REGS_USER |
+					 PERF_SAMPLE_STACK_USER))) {
+		uregs = pp_uregs(regs, &abi);
+		if (fmt->sample_type & PERF_SAMPLE_REGS_USER)
+			tail += sizeof(u64) + (uregs ? sizeof(u64) *
+					       hweight64(fmt->regs_mask) : 0);
+		if (fmt->sample_type & PERF_SAMPLE_STACK_USER) {
+			ustack = pp_ustack_size(fmt->stack_user, size + tail,
+						uregs);
+			tail += sizeof(u64) + (ustack ? ustack + sizeof(u64) : 0);
+		}
+		size += tail;
 		if (unlikely(size > PP_RECORD_MAX)) {
 			local64_inc(&buf->dropped);
 			return -E2BIG;
@@ -407,6 +479,8 @@ int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 			memset(dst, 0, raw_pad);
 	}
 out:
+	if (unlikely(tail))
+		write_user_tail(buf, pos + size - tail, fmt, uregs, abi, ustack);
 	pp_buffer_commit_one(buf, pos, size);
 	return 0;
 }

@@ -27,6 +27,10 @@ struct pt_regs;
  * @chain: which frames a CALLCHAIN field holds
  * @want_maps: the event is a profile: its samples' user IPs are named by
  *	the mappings table (maps.c)
+ * @regs_mask: the user registers a REGS_USER field holds
+ *	(sample_regs_user)
+ * @stack_user: the bytes of user stack a STACK_USER field asks for
+ *	(sample_stack_user)
  *
  * Set up with pp_record_fmt_init(), then pp_record_fmt_want_comm() for an
  * event whose attr asks for comm.
@@ -38,6 +42,8 @@ struct pp_record_fmt {
 	unsigned int		comm_size;
 	struct pp_chain_cfg	chain;
 	bool			want_maps;
+	u64			regs_mask;
+	unsigned int		stack_user;
 };
 
 struct pp_comm_slot;

@@ -10,7 +10,7 @@
  *                                     bp=ADDR[:LEN[:r|w|rw|x]] | raw=TYPE:CONFIG
  *       options: buffer=BYTES detached period=N (default 1; 1 ms for the
  *                clock events) freq=N sample=0xBITS max-stack=N
- *                (sample_max_stack)
+ *                (sample_max_stack) regs-user=MASK stack-user=N
  *                flags=0xN size=N (struct size) tail (non-zero byte past the
  *                struct) attr-size=N reserved tail-attr (its last byte non-zero)
  *                attr-reserved use-clockid comm (with sample_id_all)
@@ -255,6 +255,10 @@ static int cmd_create(char **argv, int argc)
 			attr->sample_type = num(v);
 		else if (!strncmp(o, "max-stack=", 10))
 			attr->sample_max_stack = num(v);
+		else if (!strncmp(o, "regs-user=", 10))
+			attr->sample_regs_user = num(v);
+		else if (!strncmp(o, "stack-user=", 11))
+			attr->sample_stack_user = num(v);
 		else if (!strncmp(o, "flags=", 6))
 			c->flags = num(v);
 		else if (!strncmp(o, "size=", 5))

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <asm/perf_regs.h>
+
 #include "builtin.h"
 
 #define DEFAULT_FIELDS	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |	\
@@ -44,7 +46,21 @@ struct create_args {
 	bool			keep;
 	bool			callchain;
 	bool			have_max_stack;
+	unsigned int		dwarf;
 };
+
+/* The user registers perf's DWARF unwinding needs (perf's PERF_REGS_MASK). */
+#if defined(__x86_64__)
+#define DWARF_REGS	(((1ULL << PERF_REG_X86_64_MAX) - 1) &		\
+			 ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) | \
+			   (1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS)))
+#elif defined(__aarch64__)
+#define DWARF_REGS	((1ULL << PERF_REG_ARM64_MAX) - 1)
+#else
+#define DWARF_REGS	0
+#endif
+/* perf record's default stack copy for --call-graph dwarf. */
+#define DWARF_STACK	8192
 
 static int opt_period(const char *arg, void *value)
 {
@@ -56,13 +72,32 @@ static int opt_freq(const char *arg, void *value)
 	return parse_count(arg, "frequency", false, value);
 }
 
-/* --call-graph MODE: the frame-pointer walk, the one the module has. */
+/*
+ * --call-graph fp|dwarf[,SIZE]: the module's frame-pointer walk, or the
+ * user registers and SIZE bytes of stack (default 8192, at most 65528)
+ * for perf to unwind with the binaries' DWARF, as perf record.
+ */
 static int opt_call_graph(const char *arg, void *value)
 {
-	if (strcmp(arg, "fp"))
-		return usage_error("bad --call-graph '%s': the module walks frame pointers (fp)",
-				   arg);
-	*(bool *)value = true;
+	struct create_args *a = value;
+	unsigned long long size = DWARF_STACK;
+	char *end;
+
+	a->callchain = true;
+	if (!strcmp(arg, "fp"))
+		return 0;
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
+		return usage_error("bad --call-graph '%s': fp or dwarf[,SIZE]", arg);
+	if (!DWARF_REGS)
+		return usage_error("--call-graph dwarf: not on this architecture");
+	if (arg[5]) {
+		errno = 0;
+		size = strtoull(arg + 6, &end, 0);
+		if (errno || end == arg + 6 || *end || !size || size > 65528)
+			return usage_error("bad --call-graph dwarf size '%s': 8 to 65528",
+					   arg + 6);
+	}
+	a->dwarf = (size + 7) & ~7ULL;
 	return 0;
 }
 
@@ -176,7 +211,7 @@ static int parse_create(int argc, char **argv, struct create_args *a)
 		OPT_CALL_SEEN('c', "count", &a->period, opt_period, &a->have_period),
 		OPT_CALL_SEEN('F', "freq", &a->freq, opt_freq, &a->have_freq),
 		OPT_SET('g', "callchain", &a->callchain),
-		OPT_CALL(0, "call-graph", &a->callchain, opt_call_graph),
+		OPT_CALL(0, "call-graph", a, opt_call_graph),
 		OPT_CALL_SEEN(0, "max-stack", &a->max_stack, opt_max_stack,
 			      &a->have_max_stack),
 		OPT_SET('d', "detached", &a->detached),
@@ -248,6 +283,13 @@ static int build_attr(struct create_args *a, struct perf_event_attr *attr,
 	if (a->callchain) {
 		a->fields |= PERF_SAMPLE_CALLCHAIN;
 		attr->sample_max_stack = a->max_stack;
+	}
+	if (a->dwarf) {
+		/* The kernel's frames walked, the user's unwound by perf. */
+		a->fields |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		attr->exclude_callchain_user = 1;
+		attr->sample_regs_user = DWARF_REGS;
+		attr->sample_stack_user = a->dwarf;
 	}
 	attr->sample_type = attr->sample_period ? a->fields : 0;
 	/* The tasks' names as they were when recorded: COMM records. */
@@ -411,6 +453,9 @@ const struct pp_cmd pp_cmd_create = {
 		"                            for a tracepoint)\n"
 		"    -g, --call-graph fp     call chains (kernel and user frames, the user's\n"
 		"                            by frame pointers): the callchain field\n"
+		"    --call-graph dwarf[,SIZE]  the kernel's frames, and the user registers\n"
+		"                            and SIZE bytes of stack (default 8192) for\n"
+		"                            perf to unwind with the binaries' DWARF\n"
 		"    --max-stack N           with -g: at most N entries (default: the\n"
 		"                            module's max_stack, 127)\n"
 		"    -c, --count PERIOD      record every PERIOD events; 0 counts only\n"

@@ -343,37 +343,60 @@ static bool previous_kernel_map(struct blob *b, struct dsos *ds,
 	return true;
 }
 
-/* The executable mappings of process @pid, as it has them now. */
+/*
+ * The executable mappings of process @pid, as it has them now, and the
+ * other mappings of their files (the read-only segments that hold the
+ * .eh_frame perf's DWARF unwinding reads).
+ */
 static void process_maps(struct blob *b, struct dsos *ds, int pid,
 			 size_t id_size)
 {
 	char path[64], line[PATH_MAX + 128], perm[8], file[PATH_MAX];
 	unsigned long long start, end, pgoff;
+	struct dsos exec = { 0 };
 	struct dso *d;
 	uint32_t prot;
+	size_t i;
 	FILE *f;
-	int n;
+	int n, pass;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		file[0] = '\0';
-		n = sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]",
-			   &start, &end, perm, &pgoff, file);
-		if (n < 4 || perm[2] != 'x' ||
-		    (file[0] != '/' && strcmp(file, "[vdso]")))
-			continue;
-		d = dso_get(ds, file, false);
-		if (!d)
-			break;
-		if (!d->id_len && file[0] == '/')
-			d->id_len = elf_build_id(file, d->id);
-		prot = (perm[0] == 'r' ? 1 : 0) | (perm[1] == 'w' ? 2 : 0) | 4;
-		mmap2_record(b, pid, start, end - start, pgoff, d, prot, id_size);
+	/* Pass 0 learns the files mapped executable, pass 1 writes. */
+	for (pass = 0; pass < 2; pass++) {
+		rewind(f);
+		while (fgets(line, sizeof(line), f)) {
+			file[0] = '\0';
+			n = sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]",
+				   &start, &end, perm, &pgoff, file);
+			if (n < 4 || (file[0] != '/' && strcmp(file, "[vdso]")))
+				continue;
+			if (!pass) {
+				if (perm[2] == 'x' && !dso_get(&exec, file, false))
+					break;
+				continue;
+			}
+			for (i = 0; i < exec.nr && strcmp(exec.d[i].path, file); i++)
+				;
+			if (i == exec.nr)
+				continue;
+			d = dso_get(ds, file, false);
+			if (!d)
+				break;
+			if (!d->id_len && file[0] == '/')
+				d->id_len = elf_build_id(file, d->id);
+			prot = (perm[0] == 'r' ? 1 : 0) | (perm[1] == 'w' ? 2 : 0) |
+			       (perm[2] == 'x' ? 4 : 0);
+			mmap2_record(b, pid, start, end - start, pgoff, d, prot,
+				     id_size);
+		}
 	}
 	fclose(f);
+	for (i = 0; i < exec.nr; i++)
+		free(exec.d[i].path);
+	free(exec.d);
 }
 
 static int pid_cmp(const void *a, const void *b)

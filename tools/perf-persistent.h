@@ -166,6 +166,7 @@ struct pp_record {
  * @nr: number of records
  * @cap: room in @recs
  * @sample_type: the fields each record holds
+ * @regs_user: the user registers a REGS_USER field holds
  * @images: the buffer images @recs point into
  * @nr_images: number of @images
  * @live: the images may end in a partial record, because they were copied
@@ -177,6 +178,7 @@ struct pp_snapshot {
 	size_t			nr;
 	size_t			cap;
 	unsigned long long	sample_type;
+	unsigned long long	regs_user;
 	void			**images;
 	size_t			nr_images;
 	bool			live;

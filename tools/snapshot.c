@@ -62,7 +62,8 @@ int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
 		}
 		r = &snap->recs[snap->nr];
 		r->data = (void *)hdr;
-		if (pp_decode(hdr, hdr->size, snap->sample_type, &r->d))
+		if (pp_decode_regs(hdr, hdr->size, snap->sample_type,
+				   snap->regs_user, &r->d))
 			return -1;
 		snap->nr++;
 		off += hdr->size;
@@ -205,6 +206,7 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 
 	memset(snap, 0, sizeof(*snap));
 	snap->sample_type = desc->attr.sample_type;
+	snap->regs_user = desc->attr.sample_regs_user;
 	if (!(desc->info.state & PERF_PERSISTENT_STATE_PAUSED)) {
 		/*
 		 * A user who may read but not pause the event (an operator

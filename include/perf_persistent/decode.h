@@ -27,6 +27,11 @@
  * @callchain_nr: how many
  * @raw: RAW payload, or NULL
  * @raw_size: RAW's size field (payload plus padding)
+ * @regs_abi: REGS_USER's ABI (PERF_SAMPLE_REGS_ABI_*)
+ * @regs: its registers, or NULL
+ * @stack: STACK_USER's bytes, or NULL
+ * @stack_size: their size field
+ * @stack_dyn: how many of them were read
  * @comm: a COMM record's name (NUL-terminated, in the record).  For a
  *	sample it is NULL here; a reader that follows the COMM records may
  *	set it
@@ -50,6 +55,11 @@ struct pp_decoded {
 	__u64		callchain_nr;
 	const void	*raw;
 	__u32		raw_size;
+	__u64		regs_abi;
+	const __u64	*regs;
+	const void	*stack;
+	__u64		stack_size;
+	__u64		stack_dyn;
 	const char	*comm;
 };
 
@@ -110,12 +120,15 @@ static inline int pp_decode_comm(const struct perf_event_header *hdr,
 
 /*
  * Decode the record at @rec, at most @len bytes, whose fields are
- * @sample_type.  Returns 0, or -1 if the record is malformed: neither a
- * PERF_RECORD_SAMPLE nor a PERF_RECORD_COMM, a size that is not a multiple
- * of 8, larger than @len, or different from what its fields need.
+ * @sample_type, with the user registers of @regs_mask (sample_regs_user)
+ * in a REGS_USER field.  Returns 0, or -1 if the record is malformed:
+ * neither a PERF_RECORD_SAMPLE nor a PERF_RECORD_COMM, a size that is not
+ * a multiple of 8, larger than @len, or different from what its fields
+ * need.
  */
-static inline int pp_decode(const void *rec, __u32 len, __u64 sample_type,
-			    struct pp_decoded *d)
+static inline int pp_decode_regs(const void *rec, __u32 len,
+				 __u64 sample_type, __u64 regs_mask,
+				 struct pp_decoded *d)
 {
 	const struct perf_event_header *hdr = rec;
 	const __u64 *p = (const __u64 *)(hdr + 1);
@@ -177,7 +190,41 @@ static inline int pp_decode(const void *rec, __u32 len, __u64 sample_type,
 		d->raw = raw + 1;
 		p = (const __u64 *)((const char *)(raw + 1) + raw[0]);
 	}
+	if (sample_type & PERF_SAMPLE_REGS_USER) {
+		if (p >= end)
+			return -1;
+		d->regs_abi = *p++;
+		if (d->regs_abi) {
+			nfixed = pp_decode_weight(regs_mask);
+			if (nfixed > (__u64)(end - p))
+				return -1;
+			d->regs = p;
+			p += nfixed;
+		}
+	}
+	if (sample_type & PERF_SAMPLE_STACK_USER) {
+		if (p >= end)
+			return -1;
+		d->stack_size = *p++;
+		if (d->stack_size) {
+			if (d->stack_size % 8 ||
+			    d->stack_size / 8 + 1 > (__u64)(end - p))
+				return -1;
+			d->stack = p;
+			p += d->stack_size / 8;
+			d->stack_dyn = *p++;
+			if (d->stack_dyn > d->stack_size)
+				return -1;
+		}
+	}
 	return p == end ? 0 : -1;
+}
+
+/* pp_decode_regs() of a record whose fields need no registers' mask. */
+static inline int pp_decode(const void *rec, __u32 len, __u64 sample_type,
+			    struct pp_decoded *d)
+{
+	return pp_decode_regs(rec, len, sample_type, 0, d);
 }
 
 #endif /* _PERF_PERSISTENT_DECODE_H */

@@ -55,7 +55,7 @@ expect E2BIG create b sw=1 detached buffer=0x8000000000000000
 expect ENOENT create b raw=12345:0 detached
 # (A watchpoint of 12 bytes: x86 takes powers of two, arm64 1 to 8 bytes.)
 expect EINVAL create b bp=0x1000:12:w detached
-expect EOPNOTSUPP create b sw=1 detached sample=0x1000
+expect EOPNOTSUPP create b sw=1 detached sample=0x40000
 expect EOPNOTSUPP create b sw=1 detached sample=0x8000000000000000
 
 # The struct's own size, flags and reserved fields.

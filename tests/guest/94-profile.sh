@@ -180,6 +180,32 @@ check "wrapped: persistent names at least 95 % of what it holds" \
 	[ "$pn" -ge 100 -a "$(pct "$pn" "$pm")" -ge 95 ]
 perf persistent destroy ow >/dev/null
 
+# --- --call-graph dwarf: a program built without frame pointers ---
+# The kernel's frames walked, the user's registers and 8 KiB of stack
+# for perf to unwind with the binary's DWARF, as perf record --call-graph
+# dwarf; beside it the frame-pointer walk, which cannot find the callers.
+perf persistent create -d -n dw -m 4M -F 499 --call-graph dwarf cpu-clock \
+	>/dev/null 2>&1 || not_ok "create --call-graph dwarf"
+perf persistent create -d -n dwfp -m 1M -F 499 -g cpu-clock >/dev/null 2>&1 ||
+	not_ok "create dwfp"
+pp-prof-nofp 1500 >/dev/null
+perf persistent pause dw >/dev/null
+perf persistent pause dwfp >/dev/null
+perf persistent info dw >/tmp/dw.info
+check_grep "info: dwarf's fields" "^sample fields: .*callchain" /tmp/dw.info
+perf persistent record -o /tmp/dw.data dw 2>/dev/null
+perf persistent record -o /tmp/dwfp.data dwfp 2>/dev/null
+perf script --no-inline -i /tmp/dw.data -F comm,tid,ip,sym >/tmp/dw.script 2>/tmp/dw.err
+perf script --no-inline -i /tmp/dwfp.data -F comm,tid,ip,sym >/tmp/dwfp.script 2>/dev/null
+set -- $(chain_stats /tmp/dw.script pp-prof-nofp pp_hot_inner pp_hot_outer)
+dn=$1 dm=$2
+set -- $(chain_stats /tmp/dwfp.script pp-prof-nofp pp_hot_inner pp_hot_outer)
+echo "# no frame pointers: dwarf names $dm of $dn samples as pp_hot_inner under pp_hot_outer ($(pct "$dn" "$dm") %), the frame-pointer walk $2 of $1"
+check "dwarf: the callers of a program without frame pointers, 90 % and more" \
+	[ "$dn" -ge 100 -a "$(pct "$dn" "$dm")" -ge 90 ]
+perf persistent destroy dw >/dev/null
+perf persistent destroy dwfp >/dev/null
+
 # --- a tracepoint with call stacks: perf's counters, not the direct path ---
 perf persistent create -d -n sw_g -m 256K -g sched:sched_switch >/dev/null 2>&1 ||
 	not_ok "create -g sched:sched_switch"
@@ -193,9 +219,11 @@ check_grep "its chains hold __schedule's callers" "^[[:space:]]+[0-9a-f]+ (sched
 	/tmp/sw_g.script
 
 # --- the refusals ---
-perf persistent create -d -n bad --call-graph dwarf cpu-clock >/tmp/bad.out 2>&1
-check_eq "--call-graph dwarf: a usage error" 129 $?
-check_grep "... which says what the module walks" "frame pointers \(fp\)" /tmp/bad.out
+perf persistent create -d -n bad --call-graph lbr cpu-clock >/tmp/bad.out 2>&1
+check_eq "--call-graph lbr: a usage error" 129 $?
+check_grep "... which says what the module takes" "fp or dwarf" /tmp/bad.out
+perf persistent create -d -n bad --call-graph dwarf,65536 cpu-clock >/tmp/bad.out 2>&1
+check_eq "--call-graph dwarf,65536: a usage error" 129 $?
 perf persistent create -d -n bad --max-stack 4 cpu-clock >/tmp/bad.out 2>&1
 check_eq "--max-stack without -g: a usage error" 129 $?
 perf persistent create -d -n bad -g --max-stack 1000 cpu-clock >/tmp/bad.out 2>&1

@@ -40,7 +40,7 @@ row E20 EINVAL pp-ctl create b sw=1 detached attr-size=32
 row E21 E2BIG pp-ctl create b sw=1 detached attr-size=256 tail-attr
 row E22 EFAULT pp-ctl create b sw=1 detached bad-attr
 row E23 EFAULT pp-ctl create b sw=1 detached bad-struct
-row E24 EOPNOTSUPP pp-ctl create b sw=1 detached sample=0x1000
+row E24 EOPNOTSUPP pp-ctl create b sw=1 detached sample=0x40000
 row E25 EINVAL pp-ctl create b "raw=$(cat "$PP_SYS/type"):1" detached
 row E26 ENOENT pp-ctl create b raw=12345:0 detached
 # (Length 12: neither x86, which takes powers of two, nor arm64, which
@@ -110,6 +110,15 @@ row E71 EINVAL pp-ctl create b sw=1 detached comm-no-id
 row E145 EOVERFLOW pp-ctl create b sw=0 detached sample=0x20 max-stack=128
 check_match "E145: max_stack itself is taken" "^create b: OK" \
 	"$(pp-ctl create b sw=0 detached sample=0x20 max-stack=127 destroy b)"
+# DWARF unwinding's user registers and stack (0x3000: REGS_USER and
+# STACK_USER).  The mask of a register this architecture lacks: x86's DS
+# (bit 12); arm64 has 33, bit 40 is none.
+bad_reg=0x1000
+[ "$(uname -m)" = aarch64 ] && bad_reg=0x10000000000
+row E151 EINVAL pp-ctl create b sw=0 detached sample=0x3000 regs-user=$bad_reg stack-user=8
+row E152 EINVAL pp-ctl create b sw=0 detached sample=0x3000 regs-user=1 stack-user=12
+check_match "E152: a stack of 8 bytes is taken" "^create b: OK" \
+	"$(pp-ctl create b sw=0 detached sample=0x3000 regs-user=1 stack-user=8 destroy b)"
 # MAPS, the profiles' mappings table: a profile keeps it filled.
 pp-ctl create mp sw=0 detached sample=0x20 >/dev/null
 pp-prof 200 >/dev/null

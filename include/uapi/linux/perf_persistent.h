@@ -64,6 +64,19 @@
  *	{ u64 period;     } PERIOD
  *	{ u64 nr; u64 ips[nr]; } CALLCHAIN
  *	{ u32 size; char data[size]; } RAW (4 + size padded to 8 bytes)
+ *	{ u64 abi; u64 regs[weight(sample_regs_user)]; } REGS_USER (regs
+ *	                                   only when abi is not NONE)
+ *	{ u64 size; char data[size]; u64 dyn_size; } STACK_USER (data and
+ *	                                   dyn_size only when size is not 0)
+ *
+ * REGS_USER and STACK_USER are what perf's DWARF unwinding reads (perf
+ * record --call-graph dwarf): the user registers of sample_regs_user, in
+ * the order and ABI of <asm/perf_regs.h> (x86-64, arm64; a mask with any
+ * other register is refused with EINVAL, and so is a sample_stack_user
+ * that is not a multiple of 8 or not below 65535), and sample_stack_user
+ * bytes of the stack from the user stack pointer, of which dyn_size could
+ * be read (the rest is zero).  A kernel thread's and a 32-bit task's
+ * samples have the ABI NONE and no stack.
  *
  * CALLCHAIN is perf's: PERF_CONTEXT_KERNEL and the kernel's return
  * addresses when the sample hit the kernel, then PERF_CONTEXT_USER and the
@@ -95,7 +108,7 @@
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
 	 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |	\
-	 PERF_SAMPLE_RAW)
+	 PERF_SAMPLE_RAW | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)
 
 /*
  * Records the module writes itself, of a hardware error that the
