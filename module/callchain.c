@@ -62,6 +62,7 @@
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/perf_regs.h>
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -69,7 +70,6 @@
 #include <linux/stacktrace.h>
 #include <linux/uaccess.h>
 
-#include <asm/perf_regs.h>
 #ifdef CONFIG_X86_64
 #include <asm/unwind.h>
 #endif
@@ -296,17 +296,8 @@ static const short pp_uregs_off[] = {
 	[PERF_REG_X86_R15] = offsetof(struct pt_regs, r15),
 };
 #elif defined(CONFIG_ARM64)
-#define PP_UREG_X(n)	[PERF_REG_ARM64_X0 + (n)] = offsetof(struct pt_regs, regs[n])
-static const short pp_uregs_off[] = {
-	PP_UREG_X(0), PP_UREG_X(1), PP_UREG_X(2), PP_UREG_X(3),
-	PP_UREG_X(4), PP_UREG_X(5), PP_UREG_X(6), PP_UREG_X(7),
-	PP_UREG_X(8), PP_UREG_X(9), PP_UREG_X(10), PP_UREG_X(11),
-	PP_UREG_X(12), PP_UREG_X(13), PP_UREG_X(14), PP_UREG_X(15),
-	PP_UREG_X(16), PP_UREG_X(17), PP_UREG_X(18), PP_UREG_X(19),
-	PP_UREG_X(20), PP_UREG_X(21), PP_UREG_X(22), PP_UREG_X(23),
-	PP_UREG_X(24), PP_UREG_X(25), PP_UREG_X(26), PP_UREG_X(27),
-	PP_UREG_X(28), PP_UREG_X(29),
-	[PERF_REG_ARM64_LR] = offsetof(struct pt_regs, regs[30]),
+/* x0 to x30 in regs[], then sp and pc, in perf's order. */
+static const short pp_uregs_off[PERF_REG_ARM64_MAX] = {
 	[PERF_REG_ARM64_SP] = offsetof(struct pt_regs, sp),
 	[PERF_REG_ARM64_PC] = offsetof(struct pt_regs, pc),
 };
@@ -368,6 +359,10 @@ struct pt_regs *pp_uregs(struct pt_regs *regs, u64 *abi)
 /* Register @idx (a bit of a mask pp_uregs_mask_ok() took) of @uregs. */
 u64 pp_uregs_value(const struct pt_regs *uregs, unsigned int idx)
 {
+#ifdef CONFIG_ARM64
+	if (idx <= PERF_REG_ARM64_LR)
+		return uregs->regs[idx];
+#endif
 	return *(const unsigned long *)((const void *)uregs +
 					pp_uregs_off[idx]);
 }
