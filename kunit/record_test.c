@@ -21,8 +21,10 @@
 #include "perf_persistent/decode.h"
 #include "../module/record.h"
 
-/* Every field of a fixed layout: all but CALLCHAIN, whose size varies. */
-#define ALL_TYPES	(PERF_PERSISTENT_SAMPLE_TYPES & ~(u64)PERF_SAMPLE_CALLCHAIN)
+/* Every field of a fixed layout: not those whose sizes vary by task. */
+#define ALL_TYPES	(PERF_PERSISTENT_SAMPLE_TYPES &			\
+			 ~(u64)(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | \
+				PERF_SAMPLE_STACK_USER))
 
 struct record_fixture {
 	struct pp_buffer *buf;
@@ -700,6 +702,46 @@ static void pp_record_test_chain_decode_rejects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pp_decode(rec, sizeof(rec), PERF_SAMPLE_CALLCHAIN, &d), -1);
 }
 
+/*
+ * DWARF's fields, after RAW: a kernel thread has no user registers and no
+ * user stack, so ABI NONE and a size of 0, as perf writes them.
+ */
+static void pp_record_test_user_fields_kthread(struct kunit *test)
+{
+	struct record_fixture *fx = test->priv;
+	const u64 type = PERF_SAMPLE_IP | PERF_SAMPLE_RAW |
+			 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	struct pp_record_fmt fmt;
+	struct pp_decoded d;
+	int ret;
+
+	set_raw(fx, 4);
+	pp_record_fmt_init(&fmt, type, 1);
+	fmt.regs_mask = 0xff;
+	fmt.stack_user = 4096;
+	preempt_disable();
+	ret = pp_record_sample(fx->buf, &fmt, &fx->data, &fx->regs);
+	preempt_enable();
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	pp_buffer_read(fx->buf, fx->buf->page->data_head, fx->words, 40);
+	/* 8 header + 8 IP + 8 RAW + 8 ABI + 8 stack size */
+	KUNIT_EXPECT_EQ(test, header(test)->size, (u16)40);
+	KUNIT_ASSERT_EQ(test, pp_decode_regs(fx->words, 40, type, 0xff, &d), 0);
+	KUNIT_EXPECT_EQ(test, d.regs_abi, (u64)PERF_SAMPLE_REGS_ABI_NONE);
+	KUNIT_EXPECT_PTR_EQ(test, d.regs, NULL);
+	KUNIT_EXPECT_EQ(test, d.stack_size, 0ULL);
+	KUNIT_EXPECT_PTR_EQ(test, d.stack, NULL);
+}
+
+/* The sizes perf takes: a register mask of known ones, a stack within a record. */
+static void pp_record_test_user_fields_limits(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, pp_uregs_mask_ok(0));
+	KUNIT_EXPECT_TRUE(test, pp_uregs_mask_ok(1));
+	KUNIT_EXPECT_FALSE(test, pp_uregs_mask_ok(BIT_ULL(63)));
+	KUNIT_EXPECT_EQ(test, pp_ustack_size(8192, 64, NULL), 0U);
+}
+
 /* arm64's trim: from the interrupted PC on, or nothing if it is absent. */
 static void pp_record_test_chain_trim(struct kunit *test)
 {
@@ -720,6 +762,8 @@ static struct kunit_case pp_chain_test_cases[] = {
 	KUNIT_CASE(pp_record_test_chain_wrapped),
 	KUNIT_CASE(pp_record_test_chain_decode_rejects),
 	KUNIT_CASE(pp_record_test_chain_trim),
+	KUNIT_CASE(pp_record_test_user_fields_kthread),
+	KUNIT_CASE(pp_record_test_user_fields_limits),
 	{}
 };
 
