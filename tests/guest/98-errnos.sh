@@ -123,7 +123,9 @@ check_match "E152: a stack of 8 bytes is taken" "^create b: OK" \
 pp-ctl create mp sw=0 detached sample=0x20 >/dev/null
 pp-prof 200 >/dev/null
 row E146 EPERM pp-ctl drop-caps maps
-row E147 EINVAL pp-ctl maps flags=1
+row E147 EINVAL pp-ctl maps flags=2
+check_match "MAPS of the previous boot, with none found: empty" \
+	"^maps: OK len=0 needed=0 processes=0" "$(pp-ctl maps flags=1)"
 row E148 ENOSPC pp-ctl maps len=16
 row E149 EFAULT pp-ctl maps buf=bad
 row E150 EINVAL pp-ctl maps size=8
