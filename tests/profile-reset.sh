@@ -13,21 +13,6 @@
 #   the lanes that boot with it), named.  TAP.
 . ./lib.sh
 
-# chain_stats FILE COMM INNER OUTER: as in guest/94-profile.sh.
-chain_stats() {
-	awk -v comm="$2" -v inner="$3" -v outer="$4" '
-	function flush() {
-		if (mine) { n++; if (hit) m++ }
-		mine = 0; hit = 0; prev = ""
-	}
-	/^[^ \t]/ { flush(); mine = (index($1, comm) == 1); next }
-	/^[ \t]*$/ { flush(); next }
-	{ sym = $2; sub(/\+0x[0-9a-f]+$/, "", sym)
-	  if (prev == inner && sym == outer) hit = 1
-	  prev = sym }
-	END { flush(); print n + 0, m + 0 }' "$1"
-}
-
 if [ ! -e "$PP_SYS/previous_boot/end" ]; then
 	echo "==== boot 1"
 	perf persistent create -d -n prof -m 1M -F 499 -g --keep-across-reboot \
@@ -51,8 +36,7 @@ set -- $(chain_stats /tmp/prev.script pp-prof pp_hot_inner pp_hot_outer)
 total=$1 hot=$2
 set -- $(chain_stats /tmp/prev.script pp-prof pp_lib_spin pp_lib_caller)
 lib=$2
-pct=0
-[ "$total" -gt 0 ] && pct=$(((hot + lib) * 100 / total))
+pct=$(pct "$total" $((hot + lib)))
 echo "# previous boot: $hot samples in pp_hot_inner under pp_hot_outer, $lib in pp_lib_spin under pp_lib_caller, of $total ($pct %)"
 check "the previous boot's workload sampled in both parts" [ "$hot" -ge 100 -a "$lib" -ge 100 ]
 check "at least 95 % of its samples named with their callers" [ "$pct" -ge 95 ]

@@ -16,28 +16,6 @@
 pp_load
 pp_log_mark
 
-# chain_stats FILE COMM INNER OUTER: from perf script's output with call
-# chains, "N M": N samples of the tasks whose name starts with COMM, M of
-# them whose chain has INNER directly called by OUTER.
-chain_stats() {
-	awk -v comm="$2" -v inner="$3" -v outer="$4" '
-	function flush() {
-		if (mine) { n++; if (hit) m++ }
-		mine = 0; hit = 0; prev = ""
-	}
-	/^[^ \t]/ { flush(); mine = (index($1, comm) == 1); next }
-	/^[ \t]*$/ { flush(); next }
-	{ sym = $2; sub(/\+0x[0-9a-f]+$/, "", sym)
-	  if (prev == inner && sym == outer) hit = 1
-	  prev = sym }
-	END { flush(); print n + 0, m + 0 }' "$1"
-}
-
-# pct N M: M of N in percent, whole.
-pct() {
-	[ "$1" -gt 0 ] && echo $(($2 * 100 / $1)) || echo 0
-}
-
 # --- the sampler, the workload still running at the read ---
 perf persistent create -d -n prof -m 1M -F 499 -g cpu-clock >/tmp/prof.create 2>&1 ||
 	not_ok "create -g cpu-clock"
