@@ -155,8 +155,6 @@ int pp_report(enum pp_op op, int err, unsigned int when, const char *name,
 
 /* "attached", "detached", with ",paused" and ",frozen". */
 const char *state_str(unsigned int state);
-/* A whole file below the PMU's sysfs directory, malloc()ed; NULL if none. */
-char *pmu_file(const char *rel);
 /*
  * With @previous, make the one operand NAME "previous.NAME": the previous
  * boot's event of that name (ctl_lookup()).

@@ -221,3 +221,38 @@ int ctl_list(int fd, unsigned int **ids)
 	*ids = all;
 	return n;
 }
+
+/*
+ * A whole sysfs file of the PMU device (its path below it), malloc()ed and
+ * NUL-terminated; NULL if it cannot be read.
+ */
+char *pmu_file(const char *rel)
+{
+	char path[512], *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/persistent/%s",
+		 rel);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	do {
+		if (len + 4096 + 1 > cap) {
+			char *grown = realloc(buf, cap + 8192);
+
+			if (!grown) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = grown;
+			cap += 8192;
+		}
+		n = fread(buf + len, 1, 4096, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}

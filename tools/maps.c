@@ -59,6 +59,7 @@ struct dso {
 	uint8_t		id[BUILD_ID_MAX];
 	uint8_t		id_len;
 	bool		kernel;
+	bool		read;		/* @id read from the file just now */
 };
 
 struct dsos {
@@ -299,22 +300,18 @@ static bool kernel_maps(struct blob *b, struct dsos *ds, size_t id_size)
 	return true;
 }
 
-/* A line of the PMU's previous_boot/ file @name into @buf; false if none. */
+/* The PMU's previous_boot/ file @name, its first line, into @buf. */
 static bool previous_attr(const char *name, char *buf, size_t len)
 {
-	char path[128];
-	FILE *f;
-	bool ok;
+	char rel[64], *v;
 
-	snprintf(path, sizeof(path),
-		 "/sys/bus/event_source/devices/persistent/previous_boot/%s", name);
-	f = fopen(path, "r");
-	if (!f)
+	snprintf(rel, sizeof(rel), "previous_boot/%s", name);
+	v = pmu_file(rel);
+	if (!v)
 		return false;
-	ok = fgets(buf, len, f) != NULL;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return ok;
+	snprintf(buf, len, "%.*s", (int)strcspn(v, "\n"), v);
+	free(v);
+	return true;
 }
 
 /*
@@ -385,8 +382,10 @@ static void process_maps(struct blob *b, struct dsos *ds, int pid,
 			d = dso_get(ds, file, false);
 			if (!d)
 				break;
-			if (!d->id_len && file[0] == '/')
+			if (!d->id_len && file[0] == '/') {
 				d->id_len = elf_build_id(file, d->id);
+				d->read = true;
+			}
 			prot = (perm[0] == 'r' ? 1 : 0) | (perm[1] == 'w' ? 2 : 0) |
 			       (perm[2] == 'x' ? 4 : 0);
 			mmap2_record(b, pid, start, end - start, pgoff, d, prot,
@@ -501,8 +500,11 @@ static void cache_dso(const char *dir, const struct dso *d)
 	if (!d->id_len || (d->path[0] != '/' && !kallsyms) ||
 	    strstr(d->path, ".ko."))
 		return;
-	/* The file at the path now must be the one mapped then. */
-	if (!kallsyms && !d->kernel &&
+	/*
+	 * The file at the path now must be the one mapped then, unless its
+	 * build-id was read from it just now.
+	 */
+	if (!kallsyms && !d->kernel && !d->read &&
 	    (elf_build_id(d->path, now) != d->id_len ||
 	     memcmp(now, d->id, d->id_len)))
 		return;

@@ -43,6 +43,10 @@ int pp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * with the reason on stderr.
  */
 int ctl_open(bool write);
+
+/* A whole file below the PMU's sysfs directory, malloc()ed; NULL if none. */
+char *pmu_file(const char *rel);
+
 /* Issue an ioctl() on the control device; -1 with errno set on failure. */
 int ctl_ioctl(int fd, unsigned long cmd, unsigned long arg);
 
