@@ -95,8 +95,33 @@ static void pp_maps_test_covers(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pp_maps_covers(r, s, 1, 0x5000));
 }
 
+/*
+ * The range found is the one that holds the address, in a table whose
+ * entries are larger than a range (as the mappings are).
+ */
+static void pp_maps_test_find(struct kunit *test)
+{
+	static const struct {
+		struct pp_range r;
+		u64 tag;
+	} m[] = {
+		{ { 0x1000, 0x2000 }, 1 }, { { 0x2000, 0x3000 }, 2 },
+		{ { 0x8000, 0x9000 }, 3 }, { { 0xa000, 0xb000 }, 4 },
+	};
+	const size_t s = sizeof(m[0]);
+
+	KUNIT_EXPECT_PTR_EQ(test, pp_maps_find(m, s, 4, 0x1fff), &m[0].r);
+	KUNIT_EXPECT_PTR_EQ(test, pp_maps_find(m, s, 4, 0x2000), &m[1].r);
+	KUNIT_EXPECT_PTR_EQ(test, pp_maps_find(m, s, 4, 0x8abc), &m[2].r);
+	KUNIT_EXPECT_PTR_EQ(test, pp_maps_find(m, s, 4, 0xafff), &m[3].r);
+	KUNIT_EXPECT_NULL(test, pp_maps_find(m, s, 4, 0x3000));
+	KUNIT_EXPECT_NULL(test, pp_maps_find(m, s, 4, 0xb000));
+	KUNIT_EXPECT_NULL(test, pp_maps_find(m, s, 3, 0xa000));
+}
+
 static struct kunit_case pp_maps_test_cases[] = {
 	KUNIT_CASE(pp_maps_test_build_id),
+	KUNIT_CASE(pp_maps_test_find),
 	KUNIT_CASE(pp_maps_test_build_id_rejects),
 	KUNIT_CASE(pp_maps_test_covers),
 	{}

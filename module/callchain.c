@@ -24,8 +24,12 @@
  *    too.  If the walk does not meet the PC, the chain has the PC alone.
  *  - The user's frames, on both: the IP, then the chain of frame records
  *    from the frame pointer (each a saved frame pointer, then the return
- *    address), read with copy_from_user_nofault(), which never faults and
- *    may be called in NMI.  It stops at an unreadable or misaligned
+ *    address), read as perf reads them: __get_user() with page faults
+ *    disabled, so an absent page ends the walk instead of faulting it in.
+ *    perf checks nmi_uaccess_okay() first, in NMI, where x86 may be
+ *    switching page tables under the handler; that check is not exported,
+ *    so in NMI on x86 the module reads with copy_from_user_nofault(), which
+ *    makes it (and costs twice as much).  It stops at an unreadable or misaligned
  *    record, and at one that does not move up the stack, so a damaged
  *    chain cannot loop.  A 32-bit task's frames are not walked: its IP
  *    alone is stored.  Kernel threads have no user frames.
@@ -198,10 +202,27 @@ static __always_inline unsigned long user_ret(unsigned long addr)
 #endif
 }
 
+/*
+ * Read the frame record at @fp into @frame: the saved frame pointer and
+ * the return address.  Page faults are disabled by the caller.
+ */
+static bool user_frame(unsigned long fp, unsigned long *frame, bool nofault)
+{
+	const unsigned long __user *p = (const unsigned long __user *)fp;
+
+	if (nofault)
+		return !copy_from_user_nofault(frame, p, 2 * sizeof(*frame));
+	if (!access_ok(p, 2 * sizeof(*frame)))
+		return false;
+	return !__get_user(frame[0], p) && !__get_user(frame[1], p + 1);
+}
+
 /* The user's frames of @regs, the task's user registers. */
 static void chain_user(struct pp_chain *c, struct pt_regs *regs)
 {
 	unsigned long fp = 0, frame[2];
+	/* See the comment at the top: the mm may be switching in NMI. */
+	bool nofault = IS_ENABLED(CONFIG_X86) && in_nmi();
 
 	if (!chain_store(c, instruction_pointer(regs)))
 		return;
@@ -214,17 +235,18 @@ static void chain_user(struct pp_chain *c, struct pt_regs *regs)
 		return;
 	fp = regs->regs[29];
 #endif
+	pagefault_disable();
 	while (fp && !(fp & (sizeof(long) - 1))) {
-		if (copy_from_user_nofault(frame, (const void __user *)fp,
-					   sizeof(frame)))
-			return;
+		if (!user_frame(fp, frame, nofault))
+			break;
 		if (!frame[1] || !chain_store(c, user_ret(frame[1])))
-			return;
+			break;
 		/* The caller's record is further up the stack. */
 		if (frame[0] <= fp)
-			return;
+			break;
 		fp = frame[0];
 	}
+	pagefault_enable();
 }
 
 /**

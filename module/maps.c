@@ -223,7 +223,7 @@ static struct pp_proc *pp_proc_find(u32 tgid, u64 start_time, u64 exec_id)
 }
 
 /**
- * pp_maps_covers - does a range hold @ip?
+ * pp_maps_find - the range that holds @ip
  * @ranges: @nr structs, @stride bytes apart, each starting with its
  *	struct pp_range; ascending and disjoint
  * @stride: their size
@@ -231,9 +231,11 @@ static struct pp_proc *pp_proc_find(u32 tgid, u64 start_time, u64 exec_id)
  * @ip: the address
  *
  * Pure; any context.  A binary search.
+ *
+ * Return: the range, or NULL if none holds @ip.
  */
-bool pp_maps_covers(const void *ranges, size_t stride, unsigned int nr,
-		    unsigned long ip)
+const struct pp_range *pp_maps_find(const void *ranges, size_t stride,
+				    unsigned int nr, unsigned long ip)
 {
 	unsigned int lo = 0, hi = nr, mid;
 	const struct pp_range *r;
@@ -246,14 +248,33 @@ bool pp_maps_covers(const void *ranges, size_t stride, unsigned int nr,
 		else if (ip >= r->end)
 			lo = mid + 1;
 		else
-			return true;
+			return r;
 	}
-	return false;
+	return NULL;
 }
 
-static bool pp_set_covers(const struct pp_map_set *set, unsigned long ip)
+bool pp_maps_covers(const void *ranges, size_t stride, unsigned int nr,
+		    unsigned long ip)
 {
-	return pp_maps_covers(set->map, sizeof(set->map[0]), set->nr, ip);
+	return pp_maps_find(ranges, stride, nr, ip);
+}
+
+/*
+ * Does @set hold @ip?  *@last is the range that held the sample's
+ * previous address, tried first: a chain's frames are mostly in one
+ * binary.  It is updated to the range that holds @ip.
+ */
+static bool pp_set_covers(const struct pp_map_set *set, unsigned long ip,
+			  const struct pp_range **last)
+{
+	const struct pp_range *r = *last;
+
+	if (r && ip >= r->start && ip < r->end)
+		return true;
+	r = pp_maps_find(set->map, sizeof(set->map[0]), set->nr, ip);
+	if (r)
+		*last = r;
+	return r;
 }
 
 static void pp_maps_work(struct callback_head *head);
@@ -300,6 +321,7 @@ static void pp_maps_request(u32 tgid)
 void pp_maps_sample(const u64 *ips, unsigned int nr, struct pt_regs *regs)
 {
 	struct task_struct *task = current;
+	const struct pp_range *last = NULL;
 	const struct pp_map_set *set;
 	bool user = false, known;
 	u64 start_time, exec_id;
@@ -320,14 +342,15 @@ void pp_maps_sample(const u64 *ips, unsigned int nr, struct pt_regs *regs)
 	if (p) {
 		WRITE_ONCE(p->used, jiffies);
 		set = rcu_dereference(p->set);
-		known = set && pp_set_covers(set, instruction_pointer(regs));
+		known = set && pp_set_covers(set, instruction_pointer(regs),
+					     &last);
 		for (i = 0; known && i < nr; i++) {
 			if (ips[i] >= PERF_CONTEXT_MAX) {
 				user = ips[i] == PERF_CONTEXT_USER;
 				continue;
 			}
 			if (user)
-				known = pp_set_covers(set, ips[i]);
+				known = pp_set_covers(set, ips[i], &last);
 		}
 		if (known)
 			goto out;

@@ -23,6 +23,8 @@ struct pp_range {
 	unsigned long	end;
 };
 
+const struct pp_range *pp_maps_find(const void *ranges, size_t stride,
+				    unsigned int nr, unsigned long ip);
 bool pp_maps_covers(const void *ranges, size_t stride, unsigned int nr,
 		    unsigned long ip);
 
