@@ -755,6 +755,27 @@ static void pp_record_test_chain_trim(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pp_chain_trim(t, 0, 12), 0U);
 }
 
+/*
+ * The idle loop's kept chain is reused only while every stack word it was
+ * walked from is the same: one word differing anywhere is a miss.
+ */
+static void pp_record_test_chain_words(struct kunit *test)
+{
+	unsigned long kept[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, stack[8];
+	unsigned int i;
+
+	memcpy(stack, kept, sizeof(stack));
+	KUNIT_EXPECT_TRUE(test, pp_chain_words_equal(kept, stack, 8));
+	KUNIT_EXPECT_TRUE(test, pp_chain_words_equal(kept, stack, 0));
+	for (i = 0; i < 8; i++) {
+		stack[i] ^= 1UL << (i * 7);
+		KUNIT_EXPECT_FALSE(test, pp_chain_words_equal(kept, stack, 8));
+		/* Words beyond those compared do not count. */
+		KUNIT_EXPECT_TRUE(test, pp_chain_words_equal(kept, stack, i));
+		stack[i] = kept[i];
+	}
+}
+
 static struct kunit_case pp_chain_test_cases[] = {
 	KUNIT_CASE(pp_record_test_chain_kernel),
 	KUNIT_CASE(pp_record_test_chain_max_stack),
@@ -762,6 +783,7 @@ static struct kunit_case pp_chain_test_cases[] = {
 	KUNIT_CASE(pp_record_test_chain_wrapped),
 	KUNIT_CASE(pp_record_test_chain_decode_rejects),
 	KUNIT_CASE(pp_record_test_chain_trim),
+	KUNIT_CASE(pp_record_test_chain_words),
 	KUNIT_CASE(pp_record_test_user_fields_kthread),
 	KUNIT_CASE(pp_record_test_user_fields_limits),
 	{}

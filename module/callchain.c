@@ -16,6 +16,8 @@
  *    them; registers perf made up for a software event or a tracepoint
  *    (perf_fetch_caller_regs(), without X86_EFLAGS_FIXED) give a stack
  *    pointer to start from.
+ *  - The idle loop's frames on x86-64 are kept per CPU and reused: see
+ *    "The idle loop's chain" below.
  *  - The kernel's frames on arm64: stack_trace_save(), from the handler
  *    itself.  The walk crosses the exception's frame record, whose PC is
  *    the interrupted one, so the frames before that PC are the handler's
@@ -152,25 +154,183 @@ unsigned int pp_chain_trim(unsigned long *trace, unsigned int nr,
 	return 0;
 }
 
+/**
+ * pp_chain_words_equal - are two runs of stack words the same?
+ * @kept: the words kept
+ * @stack: the stack, read without KASAN's checks (other frames' words)
+ * @words: how many
+ *
+ * Pure; any context.
+ */
+bool pp_chain_words_equal(const unsigned long *kept,
+			  const unsigned long *stack, unsigned int words)
+{
+	unsigned int i;
+
+	for (i = 0; i < words; i++)
+		if (READ_ONCE_NOCHECK(stack[i]) != kept[i])
+			return false;
+	return true;
+}
+
+#if defined(CONFIG_X86_64)
+/*
+ * The idle loop's chain.  An idle CPU is sampled at the same place, under
+ * the same timer interrupt, sample after sample, and the kernel's
+ * unwinder costs a hundred instructions and more a frame; an idle CPU's
+ * samples are most of a quiet machine's.  So the chain of a sample of the
+ * idle task, walked from its interrupted registers, is kept per CPU with
+ * all the walk depended on:
+ *
+ *  - the registers it started from (ip, sp, bp);
+ *  - the stack words from that sp to the top of the idle task's stack,
+ *    which hold every frame the walk read (at most PP_IDLE_WORDS, else
+ *    nothing is kept);
+ *  - the unwind tables of the code the chain is in: only a chain wholly
+ *    in the kernel's image, whose tables never change, is kept (module
+ *    text, BPF and ftrace trampolines are above MODULES_VADDR);
+ *  - the return addresses ftrace's graph tracer and rethook (kretprobes)
+ *    replace on the stack, which the unwinder recovers from the task's
+ *    own lists: a chain where one differs from the stack word it was read
+ *    from is not kept.
+ *
+ * A later sample of the idle task at the same registers over the same
+ * words gets the kept chain, without a walk: the unwinder is a function
+ * of them.  The cache is used at the hardirq level only (the timer's
+ * samplers): hard interrupts do not nest, and an NMI's handler does not
+ * touch it, so no lock is needed.  The parameter idle_chain_cache turns
+ * it off.
+ */
+#define PP_IDLE_WORDS	128
+#define PP_IDLE_FRAMES	32
+
+struct pp_idle_chain {
+	unsigned long	ip;
+	unsigned long	sp;
+	unsigned long	bp;
+	unsigned int	words;		/* 0: nothing kept */
+	unsigned int	nr;
+	u64		frame[PP_IDLE_FRAMES];
+	unsigned long	stack[PP_IDLE_WORDS];
+};
+
+static struct pp_idle_chain __percpu *pp_idle_chains;
+static bool pp_idle_cache = true;
+module_param_named(idle_chain_cache, pp_idle_cache, bool, 0644);
+MODULE_PARM_DESC(idle_chain_cache,
+		 "Reuse an idle CPU's kernel call chain while the registers and stack words it was walked from are the same (x86-64; default on)");
+
+/*
+ * The cache for a sample at @regs, and the stack words its registers
+ * cover, or NULL: not the idle task at the hardirq level, or a stack
+ * deeper than the cache.
+ */
+static struct pp_idle_chain *pp_idle_slot(struct pt_regs *regs,
+					  unsigned int *words)
+{
+	unsigned long bottom, top;
+
+	if (!READ_ONCE(pp_idle_cache) || !is_idle_task(current) ||
+	    interrupt_context_level() != 2)
+		return NULL;
+	bottom = (unsigned long)task_stack_page(current);
+	top = bottom + THREAD_SIZE;
+	if (regs->sp < bottom || regs->sp >= top || (regs->sp & 7) ||
+	    top - regs->sp > PP_IDLE_WORDS * sizeof(long))
+		return NULL;
+	*words = (top - regs->sp) / sizeof(long);
+	return this_cpu_ptr(pp_idle_chains);
+}
+
+/* The chain kept for @regs, stored into @c; false if none is kept. */
+static bool pp_idle_get(struct pp_idle_chain *ic, struct pp_chain *c,
+			struct pt_regs *regs, unsigned int words)
+{
+	unsigned int i;
+
+	if (ic->words != words || ic->ip != regs->ip || ic->sp != regs->sp ||
+	    ic->bp != regs->bp ||
+	    !pp_chain_words_equal(ic->stack, (unsigned long *)regs->sp, words))
+		return false;
+	for (i = 0; i < ic->nr; i++)
+		if (!chain_store(c, ic->frame[i]))
+			break;
+	return true;
+}
+
+/* Keep the chain just walked, @nr entries at @ips, from @regs. */
+static void pp_idle_put(struct pp_idle_chain *ic, const u64 *ips,
+			unsigned int nr, struct pt_regs *regs,
+			unsigned int words)
+{
+	const unsigned long *stack = (const unsigned long *)regs->sp;
+	unsigned int i;
+
+	ic->words = 0;
+	if (nr > PP_IDLE_FRAMES)
+		return;
+	for (i = 0; i < words; i++)
+		ic->stack[i] = READ_ONCE_NOCHECK(stack[i]);
+	memcpy(ic->frame, ips, nr * sizeof(*ips));
+	ic->nr = nr;
+	ic->ip = regs->ip;
+	ic->sp = regs->sp;
+	ic->bp = regs->bp;
+	ic->words = words;
+}
+
+/* In the kernel's image, whose unwind tables never change. */
+static bool pp_idle_core(unsigned long addr)
+{
+	return addr >= __START_KERNEL_map && addr < MODULES_VADDR;
+}
+
+/*
+ * Where the unwinder read the return address it reports (as the kernel's
+ * unwind_get_return_address_ptr(), which is not exported).
+ */
+static unsigned long *pp_unwind_ret_ptr(struct unwind_state *state)
+{
+	if (state->regs)
+		return &state->regs->ip;
+	return state->sp ? (unsigned long *)state->sp - 1 : NULL;
+}
+#endif
+
 /* The kernel's frames of @regs, which hit the kernel. */
 static void chain_kernel(struct pp_chain *c, struct pt_regs *regs)
 {
 #if defined(CONFIG_X86_64)
+	struct pp_idle_chain *ic = NULL;
 	struct unwind_state state;
-	unsigned long addr;
+	unsigned int start = c->nr, words = 0;
+	unsigned long addr, *raw;
+	bool keep;
 
 	if (regs->flags & X86_EFLAGS_FIXED) {
+		ic = pp_idle_slot(regs, &words);
+		if (ic && pp_idle_get(ic, c, regs, words))
+			return;
 		if (!chain_store(c, regs->ip))
 			return;
 		unwind_start(&state, current, regs, NULL);
 	} else {
 		unwind_start(&state, current, NULL, (void *)regs->sp);
 	}
+	keep = ic && pp_idle_core(regs->ip);
 	for (; !unwind_done(&state); unwind_next_frame(&state)) {
 		addr = unwind_get_return_address(&state);
 		if (!addr || !chain_store(c, addr))
 			return;
+		if (keep) {
+			raw = pp_unwind_ret_ptr(&state);
+			keep = raw && READ_ONCE_NOCHECK(*raw) == addr &&
+			       pp_idle_core(addr);
+		}
 	}
+	/* The walk ended on its own, not cut by max_stack: keep it. */
+	if (keep)
+		pp_idle_put(ic, c->ip + start, c->nr - start, regs, words);
 #elif defined(CONFIG_ARM64)
 	/* u64 and unsigned long are one type of the same size here. */
 	unsigned long *trace = (unsigned long *)(c->ip + c->nr);
@@ -425,10 +585,22 @@ int pp_callchain_init(void)
 			   PP_CHAIN_SLACK;
 	pp_chain_scratch = __alloc_percpu(PP_CHAIN_LEVELS * pp_chain_entries *
 					  sizeof(u64), sizeof(u64));
-	return pp_chain_scratch ? 0 : -ENOMEM;
+	if (!pp_chain_scratch)
+		return -ENOMEM;
+#if defined(CONFIG_X86_64)
+	pp_idle_chains = alloc_percpu(struct pp_idle_chain);
+	if (!pp_idle_chains) {
+		free_percpu(pp_chain_scratch);
+		return -ENOMEM;
+	}
+#endif
+	return 0;
 }
 
 void pp_callchain_exit(void)
 {
+#if defined(CONFIG_X86_64)
+	free_percpu(pp_idle_chains);
+#endif
 	free_percpu(pp_chain_scratch);
 }

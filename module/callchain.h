@@ -43,6 +43,8 @@ unsigned int pp_callchain(const struct pp_chain_cfg *cfg,
 			  struct pt_regs *regs, const u64 **ips);
 unsigned int pp_chain_trim(unsigned long *trace, unsigned int nr,
 			   unsigned long pc);
+bool pp_chain_words_equal(const unsigned long *kept,
+			  const unsigned long *stack, unsigned int words);
 
 /* The user registers and stack a sample carries (REGS_USER, STACK_USER). */
 bool pp_uregs_mask_ok(u64 mask);

@@ -229,6 +229,48 @@ check_eq "--max-stack above the module's: refused" 1 $?
 check_grep "... EOVERFLOW, named with the parameter" "max_stack" /tmp/bad.out
 check_eq "nothing left of the refusals" "" "$(perf persistent list 2>/dev/null | grep -w bad)"
 
+# --- the idle loop's chain, kept per CPU (x86-64) ---
+# An idle CPU's chain is reused while the registers and stack words it was
+# walked from are the same.  The idle chains are those of the walk: with
+# the cache off (idle_chain_cache=0), the most frequent idle chain is the
+# same, return address for return address, and every idle chain ends in
+# one of the outermost frames of those walked.
+idle_written() { # NAME N: has NAME written N records?
+	[ "$(perf persistent info "$1" |
+		awk '$1 ~ /^[0-9]+$/ { n += $3 } END { print n + 0 }')" -ge "$2" ]
+}
+idle_chains() { # NAME OUT: the idle tasks' chains, one a line, by count
+	perf persistent create -d -n "$1" -m 1M -F 499 -g cpu-clock >/dev/null 2>&1 ||
+		not_ok "create $1"
+	pp_wait_until -- idle_written "$1" 400 || not_ok "$1 sampled"
+	perf persistent pause "$1" >/dev/null
+	perf persistent record -o "/tmp/$1.data" "$1" 2>/dev/null
+	perf persistent destroy "$1" >/dev/null
+	perf script --no-inline -i "/tmp/$1.data" -F comm,ip,sym 2>/dev/null | awk '
+		/^[^ \t]/ { if (c != "") print c; idle = ($1 ~ /^swapper/); c = ""; next }
+		/^[ \t]*$/ { if (c != "") print c; c = ""; idle = 0; next }
+		idle { c = c " " $2 ":" $1 }
+		END { if (c != "") print c }' | sort | uniq -c | sort -rn >"$2"
+}
+icp=/sys/module/perf_persistent/parameters/idle_chain_cache
+if [ -e $icp ]; then
+	idle_chains idle_on /tmp/idle_on.chains
+	echo N >$icp
+	idle_chains idle_off /tmp/idle_off.chains
+	echo Y >$icp
+	top_on=$(head -n1 /tmp/idle_on.chains | sed 's/^ *[0-9]* //')
+	top_off=$(head -n1 /tmp/idle_off.chains | sed 's/^ *[0-9]* //')
+	echo "# idle chains: $(wc -l </tmp/idle_on.chains) kinds with the cache, $(wc -l </tmp/idle_off.chains) without; the most frequent:$top_on"
+	check "idle chains sampled, with and without the cache" \
+		[ -n "$top_on" -a -n "$top_off" ]
+	check_eq "the most frequent idle chain is the walk's" "$top_off" "$top_on"
+	awk '{ print $NF }' /tmp/idle_off.chains | sort -u >/tmp/idle_off.outer
+	check_eq "every idle chain ends where a walked one does" "" \
+		"$(awk '{ print $NF }' /tmp/idle_on.chains | sort -u | grep -vxFf /tmp/idle_off.outer)"
+else
+	skip "the idle chain cache is x86-64's"
+fi
+
 for e in prof prof4 sw_g gone flat; do
 	perf persistent destroy "$e" >/dev/null || not_ok "destroy $e"
 done
