@@ -8,9 +8,12 @@
  *   ppbench insns [-n CALLS] [-b KIB] [-c CONFIG,...]
  *   ppbench lifecycle [-b KIB]
  *   ppbench loop CALLS
+ *   ppbench spin|mmap|exec N
+ *   ppbench burn N
  *
  * "run" times "loop" (close(-1) CALLS times on CPU 0, as seed 001 did) under
- * every configuration, interleaved, REPS times; then the side measurements
+ * every configuration, interleaved, REPS times (the profiles' configurations
+ * time "spin", "mmap" or "exec" instead); then the side measurements
  * (history replay, mmap reading, memory, create/destroy).  It prints a
  * table, the results as JSON and gnuplot data between marker lines, and
  * the six RATIO lines last.
@@ -60,6 +63,8 @@
 
 static unsigned int reps = 5;
 static unsigned long calls;
+/* The profiles' loops: calls of spin_8(), mmaps, execs. */
+static unsigned long spin_n, mmap_n, exec_n;
 static double target_s = 0.4;
 static unsigned long buffer_size = 64 * 1024;
 static int ncpus;
@@ -182,12 +187,156 @@ static int loop_main(unsigned long n)
 }
 
 /*
- * Run "ppbench loop @n" (under @prefix, a command such as perf record, if
+ * The profiles' loops (Documentation/benchmark.rst, "Profiles").  "spin"
+ * is user work under a call stack eight frames deep (ppbench is built
+ * with frame pointers, so a sampler's -g walks all of it); N calls of
+ * spin_8(), each SPIN_INNER iterations at the bottom.
+ */
+#define SPIN_INNER	20000
+
+static volatile unsigned long spin_sink;
+
+static __attribute__((noinline)) void spin_0(void)
+{
+	unsigned long i, x = spin_sink;
+
+	for (i = 0; i < SPIN_INNER; i++)
+		x = x * 33 + i;
+	spin_sink = x;
+}
+
+#define SPIN_LEVEL(n, m) \
+static __attribute__((noinline)) void spin_##n(void) \
+{ \
+	spin_##m(); \
+	asm volatile("" ::: "memory"); \
+}
+SPIN_LEVEL(1, 0)
+SPIN_LEVEL(2, 1)
+SPIN_LEVEL(3, 2)
+SPIN_LEVEL(4, 3)
+SPIN_LEVEL(5, 4)
+SPIN_LEVEL(6, 5)
+SPIN_LEVEL(7, 6)
+SPIN_LEVEL(8, 7)
+
+static void spin(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		spin_8();
+}
+
+/* "burn N": an exec'd process's work, then exit. */
+static int burn_main(unsigned long n)
+{
+	spin(n);
+	return 0;
+}
+
+/*
+ * "mmap": N times, map one of MMAP_FILES small files of code
+ * (PROT_EXEC, a loop of MMAP_SPIN iterations and a return) at an address
+ * not used before in the run, call it, unmap it: new code mapped and run
+ * all the time, the worst case for the profiles' table of mappings (each
+ * sample in code it does not know asks for a read).
+ */
+#define MMAP_FILES	64
+#define MMAP_SPIN	200000
+#define MMAP_BASE	0x200000000000UL
+#define MMAP_STRIDE	0x200000UL
+
+static void mmap_files(int *fds)
+{
+	/* mov $MMAP_SPIN, %ecx; 1: dec %ecx; jnz 1b; ret */
+	unsigned char code[16] = {
+		0xb9, MMAP_SPIN & 0xff, (MMAP_SPIN >> 8) & 0xff,
+		(MMAP_SPIN >> 16) & 0xff, MMAP_SPIN >> 24,
+		0xff, 0xc9, 0x75, 0xfc, 0xc3,
+	};
+	char path[64];
+	int i;
+
+	for (i = 0; i < MMAP_FILES; i++) {
+		snprintf(path, sizeof(path), "/tmp/ppbench-code-%d", i);
+		fds[i] = open(path, O_RDWR | O_CREAT | O_TRUNC, 0700);
+		/* Each file its own: a byte after the code tells them apart. */
+		code[15] = i;
+		if (fds[i] < 0 || write(fds[i], code, sizeof(code)) != sizeof(code) ||
+		    ftruncate(fds[i], 4096))
+			die("%s: %s", path, strerror(errno));
+	}
+}
+
+static void mmap_loop(unsigned long n, const int *fds)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		void *want = (void *)(MMAP_BASE + (i % 4096) * MMAP_STRIDE);
+		void *m = mmap(want, 4096, PROT_READ | PROT_EXEC,
+			       MAP_PRIVATE | MAP_FIXED_NOREPLACE,
+			       fds[i % MMAP_FILES], 0);
+
+		if (m == MAP_FAILED)
+			die("mmap code: %s", strerror(errno));
+		((void (*)(void))m)();
+		munmap(m, 4096);
+	}
+}
+
+/* "exec": N times, fork and exec "ppbench burn 4" and wait for it. */
+static void exec_loop(unsigned long n)
+{
+	unsigned long i;
+	int status;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (!pid) {
+			execl(self, self, "burn", "4", NULL);
+			_exit(127);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			die("burn failed");
+	}
+}
+
+/* The profiles' loops, timed and marked as loop_main(). */
+static int prof_main(const char *loop, unsigned long n)
+{
+	int fds[MMAP_FILES];
+	double t0, t1;
+
+	pin(0);
+	if (!strcmp(loop, "mmap"))
+		mmap_files(fds);
+	t0 = now();
+	MARK_BEGIN();
+	if (!strcmp(loop, "spin"))
+		spin(n);
+	else if (!strcmp(loop, "mmap"))
+		mmap_loop(n, fds);
+	else
+		exec_loop(n);
+	MARK_END();
+	t1 = now();
+	printf("%.0f\n", (t1 - t0) * 1e9);
+	return 0;
+}
+
+/*
+ * Run "ppbench @loop @n" (under @prefix, a command such as perf record, if
  * given) and return its time in seconds.  @err, if given, receives the
  * prefix command's stderr.
  */
-static double run_loop(unsigned long n, const char *const *prefix,
-		       char *err, size_t errlen)
+static double run_kind(const char *loop, unsigned long n,
+		       const char *const *prefix, char *err, size_t errlen)
 {
 	char arg[32], out[64] = "";
 	int po[2], pe[2], status;
@@ -211,7 +360,7 @@ static double run_loop(unsigned long n, const char *const *prefix,
 		for (; prefix && prefix[i]; i++)
 			argv[i] = prefix[i];
 		argv[i++] = self;
-		argv[i++] = "loop";
+		argv[i++] = loop;
 		argv[i++] = arg;
 		argv[i] = NULL;
 		execv(argv[0], (char **)argv);
@@ -233,6 +382,12 @@ static double run_loop(unsigned long n, const char *const *prefix,
 	    WEXITSTATUS(status) || !out[0])
 		die("the loop under %s failed", prefix ? prefix[0] : "nothing");
 	return atof(out) / 1e9;
+}
+
+static double run_loop(unsigned long n, const char *const *prefix,
+		       char *err, size_t errlen)
+{
+	return run_kind("loop", n, prefix, err, errlen);
 }
 
 /* ------------------------------------------------------------------------
@@ -342,6 +497,13 @@ static void pp_stats(int id, int cpu, struct perf_persistent_cpu_stats *sum)
  * and returns how many records it took (-1 if it cannot tell).
  */
 
+/* What a configuration's cost is divided by. */
+enum unit {
+	PER_EVENT,	/* the loop's tracepoint hits, 2 N */
+	PER_SAMPLE,	/* the samples the recorder took during the loop */
+	PER_OP,		/* the loop's iterations (an mmap, an exec) */
+};
+
 struct config {
 	const char	*name;
 	const char	*what;
@@ -349,6 +511,11 @@ struct config {
 	long long	(*teardown)(struct config *c);
 	int		arg;		/* events, readers or fields, by setup */
 	const char *const *prefix;	/* the loop runs under this command */
+	const char	*loop;		/* ppbench's loop: loop, spin, mmap, exec */
+	const char	*base;		/* the configuration subtracted */
+	enum unit	unit;
+	long long	(*count)(void);	/* the recorder's samples so far */
+	long long	before;		/* count() just before the loop */
 	double		t[MAX_REPS];
 	long long	recorded[MAX_REPS];
 	double		ovh[MAX_REPS];	/* ns per event, against the same rep's base */
@@ -866,8 +1033,216 @@ static long long perf_record_teardown(struct config *c)
 	return atoll(p);
 }
 
+/* ------------------------------------------------------------------------
+ * Profiles: a cpu-clock sampler at PROF_HZ on every CPU, with call chains
+ * (-g, frame pointers) or without, over user work on CPU 0 (the other
+ * CPUs idle, sampled too), as "perf persistent create -g -F 999
+ * cpu-clock" and "perf record -g -F 999 -a" make them.  The cost is per
+ * sample the recorder took during the loop.
+ */
+#define PROF_HZ		999
+#define PROF_FIELDS	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+#define PROF_BUFFER	(1024 * 1024)
+
+static int prof_id;
+
+static void prof_attr(struct perf_event_attr *attr, int chain)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_CPU_CLOCK;
+	attr->freq = 1;
+	attr->sample_freq = PROF_HZ;
+	attr->sample_type = PROF_FIELDS | (chain ? PERF_SAMPLE_CALLCHAIN : 0);
+}
+
+/* A persistent sampler; c->arg: with call chains. */
+static void prof_setup(struct config *c)
+{
+	struct perf_event_attr attr;
+	struct perf_persistent_create pc = {
+		.size = sizeof(pc),
+		.attr = (unsigned long)&attr,
+		.buffer_size = PROF_BUFFER,
+	};
+
+	prof_attr(&attr, c->arg);
+	snprintf(pc.name, sizeof(pc.name), "bench_prof");
+	if (ioctl(ctl, PERF_PERSISTENT_IOC_CREATE, &pc))
+		die("create bench_prof: %s", strerror(errno));
+	prof_id = pc.id;
+}
+
+static long long prof_written(void)
+{
+	struct perf_persistent_cpu_stats st;
+
+	pp_stats(prof_id, -1, &st);
+	return st.written;
+}
+
+static long long prof_teardown(struct config *c)
+{
+	long long n = prof_written() - c->before;
+
+	pp_destroy(prof_id);
+	return n;
+}
+
+/*
+ * perf's own sampler: perf_event_open() of the same attributes on every
+ * CPU, write_backward, mapped read-only, no reader (perf's kernel path
+ * without perf record's side-band and its reading).
+ */
+static void prof_native_setup(struct config *c)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		struct perf_event_attr attr;
+		void *m;
+		int fd;
+
+		prof_attr(&attr, c->arg);
+		attr.write_backward = 1;
+		fd = perf_open(&attr, cpu);
+		if (fd < 0)
+			die("perf_event_open cpu-clock: %s", strerror(errno));
+		m = mmap(NULL, 4096 + PROF_BUFFER, PROT_READ, MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED)
+			die("mmap perf buffer: %s", strerror(errno));
+		native_fds[nr_native] = fd;
+		native_maps[nr_native++] = m;
+	}
+}
+
+/*
+ * The samples in the backward-written buffers: from the head (which
+ * counts down from 0) to where writing began, or one lap.
+ */
+static long long prof_native_samples(void)
+{
+	long long n = 0;
+	int i;
+
+	for (i = 0; i < nr_native; i++) {
+		struct perf_event_mmap_page *pg = native_maps[i];
+		const char *data = (const char *)native_maps[i] + 4096;
+		unsigned long long head = __atomic_load_n(&pg->data_head,
+							   __ATOMIC_ACQUIRE);
+		unsigned long long pos = head;
+
+		while (pos != 0 && pos - head < PROF_BUFFER) {
+			const struct perf_event_header *h =
+				(const void *)(data + (pos & (PROF_BUFFER - 1)));
+
+			if (!h->size)
+				break;
+			n += h->type == PERF_RECORD_SAMPLE;
+			pos += h->size;
+		}
+	}
+	return n;
+}
+
+static long long prof_native_teardown(struct config *c)
+{
+	long long n = prof_native_samples() - c->before;
+
+	while (nr_native) {
+		nr_native--;
+		munmap(native_maps[nr_native], 4096 + PROF_BUFFER);
+		close(native_fds[nr_native]);
+	}
+	return n;
+}
+
+/*
+ * perf record as users run it: into a file (tmpfs), which also makes it
+ * count the samples it wrote, after the loop (into /dev/null it does not).
+ */
+#define PROF_DATA	"/tmp/ppbench-prof.data"
+
+/*
+ * The sampling alone: the same cpu-clock counters with no buffer, so that
+ * each overflow's output finds none and stops (the timer, the interrupt,
+ * perf's overflow; no call chain, nothing written).  What every sampler
+ * pays before its own path.
+ */
+static void prof_floor_setup(struct config *c)
+{
+	int cpu;
+
+	(void)c;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		struct perf_event_attr attr;
+		int fd;
+
+		prof_attr(&attr, 0);
+		attr.sample_type = PERF_SAMPLE_IP;
+		fd = perf_open(&attr, cpu);
+		if (fd < 0)
+			die("perf_event_open cpu-clock: %s", strerror(errno));
+		native_fds[nr_native++] = fd;
+	}
+}
+
+/* The counters' time. */
+static unsigned long long prof_floor_ns(void)
+{
+	unsigned long long sum = 0, v;
+	int i;
+
+	for (i = 0; i < nr_native; i++)
+		if (read(native_fds[i], &v, sizeof(v)) == sizeof(v))
+			sum += v;
+	return sum;
+}
+
+/* Its overflows: the counters' time at PROF_HZ, as the samplers' are. */
+static long long prof_floor_samples(void)
+{
+	return prof_floor_ns() * PROF_HZ / 1000000000ULL;
+}
+
+static long long prof_floor_teardown(struct config *c)
+{
+	long long n = prof_floor_samples() - c->before;
+
+	while (nr_native)
+		close(native_fds[--nr_native]);
+	return n;
+}
+
+static const char *const prof_record_g_cmd[] = {
+	"/usr/bin/perf", "record", "-o", PROF_DATA, "-a", "-g", "-F", "999",
+	"-e", "cpu-clock", "--", NULL
+};
+
+static const char *const prof_record_cmd[] = {
+	"/usr/bin/perf", "record", "-o", PROF_DATA, "-a", "-F", "999",
+	"-e", "cpu-clock", "--", NULL
+};
+
+static long long prof_record_teardown(struct config *c)
+{
+	long long n = perf_record_teardown(c);
+
+	unlink(PROF_DATA);
+	if (n < 0)
+		die("%s: no sample count from perf record: %s", c->name, perf_err);
+	return n;
+}
+
 #define CONFIG(n, w, s, t, a, p) \
-	{ .name = n, .what = w, .setup = s, .teardown = t, .arg = a, .prefix = p }
+	{ .name = n, .what = w, .setup = s, .teardown = t, .arg = a, .prefix = p, \
+	  .loop = "loop", .base = "base", .unit = PER_EVENT }
+/* A profile's configuration: loop @l, against @b, per @u. */
+#define PROFILE(n, w, s, t, cnt, a, p, l, b, u) \
+	{ .name = n, .what = w, .setup = s, .teardown = t, .count = cnt, \
+	  .arg = a, .prefix = p, .loop = l, .base = b, .unit = u }
 
 static struct config configs[] = {
 	CONFIG("base", "nothing recording", base_setup, base_teardown, 0, NULL),
@@ -931,6 +1306,42 @@ static struct config configs[] = {
 	       live_setup, readers_teardown, 1, NULL),
 	CONFIG("live-readers-4", "persistent + 4 perf readers of the recorded events",
 	       live_setup, readers_teardown, 4, NULL),
+	PROFILE("prof-base", "user work, nothing sampling", base_setup,
+		base_teardown, NULL, 0, NULL, "spin", "prof-base", PER_SAMPLE),
+	PROFILE("prof-floor", "perf_event_open cpu-clock 999 Hz, no buffer",
+		prof_floor_setup, prof_floor_teardown, prof_floor_samples, 0, NULL,
+		"spin", "prof-base", PER_SAMPLE),
+	PROFILE("prof", "persistent cpu-clock sampler, 999 Hz", prof_setup,
+		prof_teardown, prof_written, 0, NULL, "spin", "prof-base",
+		PER_SAMPLE),
+	PROFILE("prof-g", "persistent cpu-clock sampler, 999 Hz, -g",
+		prof_setup, prof_teardown, prof_written, 1, NULL, "spin",
+		"prof-base", PER_SAMPLE),
+	PROFILE("prof-native-g", "perf_event_open cpu-clock 999 Hz, callchain",
+		prof_native_setup, prof_native_teardown, prof_native_samples, 1,
+		NULL, "spin", "prof-base", PER_SAMPLE),
+	PROFILE("prof-record", "perf record -a -F 999 -e cpu-clock",
+		perf_record_setup, prof_record_teardown, NULL, 0,
+		prof_record_cmd, "spin", "prof-base", PER_SAMPLE),
+	PROFILE("prof-record-g", "perf record -a -g -F 999 -e cpu-clock",
+		perf_record_setup, prof_record_teardown, NULL, 0,
+		prof_record_g_cmd, "spin", "prof-base", PER_SAMPLE),
+	PROFILE("mmap-base", "mmap, run, munmap new code; nothing sampling",
+		base_setup, base_teardown, NULL, 0, NULL, "mmap", "mmap-base",
+		PER_OP),
+	PROFILE("mmap-g", "the same, persistent sampler -g", prof_setup,
+		prof_teardown, prof_written, 1, NULL, "mmap", "mmap-base", PER_OP),
+	PROFILE("mmap-record-g", "the same, perf record -a -g", perf_record_setup,
+		prof_record_teardown, NULL, 0, prof_record_g_cmd, "mmap",
+		"mmap-base", PER_OP),
+	PROFILE("exec-base", "fork, exec, 1 ms of work, exit; nothing sampling",
+		base_setup, base_teardown, NULL, 0, NULL, "exec", "exec-base",
+		PER_OP),
+	PROFILE("exec-g", "the same, persistent sampler -g", prof_setup,
+		prof_teardown, prof_written, 1, NULL, "exec", "exec-base", PER_OP),
+	PROFILE("exec-record-g", "the same, perf record -a -g", perf_record_setup,
+		prof_record_teardown, NULL, 0, prof_record_g_cmd, "exec",
+		"exec-base", PER_OP),
 };
 
 #define NR_CONFIGS	(sizeof(configs) / sizeof(configs[0]))
@@ -1023,6 +1434,43 @@ static void settle(void)
 	}
 }
 
+/* The iterations of @c's loop. */
+static unsigned long loop_count(const struct config *c)
+{
+	if (!strcmp(c->loop, "spin"))
+		return spin_n;
+	if (!strcmp(c->loop, "mmap"))
+		return mmap_n;
+	if (!strcmp(c->loop, "exec"))
+		return exec_n;
+	return calls;
+}
+
+/* What round @r of @c divides its cost by. */
+static double units(const struct config *c, unsigned int r)
+{
+	switch (c->unit) {
+	case PER_SAMPLE:
+		return c->recorded[r] > 0 ? c->recorded[r] : 1;
+	case PER_OP:
+		return loop_count(c);
+	default:
+		return 2.0 * calls;
+	}
+}
+
+/* Set @c up, run its loop, return the loop's time; teardown is the caller's. */
+static double run_config(struct config *c)
+{
+	c->setup(c);
+	settle();
+	/* A sampler samples the idle CPUs while settle() waits: not counted. */
+	if (c->count)
+		c->before = c->count();
+	return run_kind(c->loop, loop_count(c), c->prefix, perf_err,
+			sizeof(perf_err));
+}
+
 static void run_configs(void)
 {
 	unsigned int r, i;
@@ -1034,19 +1482,19 @@ static void run_configs(void)
 
 			if (c->skip)
 				continue;
-			c->setup(c);
-			settle();
-			c->t[r] = run_loop(calls, c->prefix, perf_err,
-					   sizeof(perf_err));
+			c->t[r] = run_config(c);
 			c->recorded[r] = c->teardown(c);
 		}
 		fprintf(stderr, "ppbench: round %u of %u done\n", r + 1, reps);
 	}
 	for (i = 0; i < NR_CONFIGS; i++) {
 		struct config *c = &configs[i];
+		struct config *b = config(c->base);
 
+		if (c->skip)
+			continue;
 		for (r = 0; r < reps; r++)
-			c->ovh[r] = (c->t[r] - configs[0].t[r]) * 1e9 / (2.0 * calls);
+			c->ovh[r] = (c->t[r] - b->t[r]) * 1e9 / units(c, r);
 		c->med = median(c->ovh, reps, &c->lo, &c->hi);
 		c->tmed = median(c->t, reps, NULL, NULL);
 	}
@@ -1256,10 +1704,24 @@ static void print_table(void)
 	for (i = 0; i < NR_CONFIGS; i++) {
 		struct config *c = &configs[i];
 
-		if (c->skip)
+		if (c->skip || c->unit != PER_EVENT)
 			continue;
 		printf("%-16s %10.3f %12.1f %12.1f %12.1f %14lld  %s\n", c->name,
 		       c->tmed, c->med, c->lo, c->hi, c->recorded[0], c->what);
+	}
+	printf("\nprofiles: cpu-clock at %d Hz on every CPU; the work on CPU 0: "
+	       "spin %lu x 8 frames, mmap %lu, exec %lu\n", PROF_HZ, spin_n,
+	       mmap_n, exec_n);
+	printf("%-16s %10s %12s %12s %12s %14s  %s\n", "config", "time/s",
+	       "ns/unit", "min", "max", "samples", "what (unit)");
+	for (i = 0; i < NR_CONFIGS; i++) {
+		struct config *c = &configs[i];
+
+		if (c->skip || c->unit == PER_EVENT)
+			continue;
+		printf("%-16s %10.3f %12.1f %12.1f %12.1f %14lld  %s (per %s)\n",
+		       c->name, c->tmed, c->med, c->lo, c->hi, c->recorded[0],
+		       c->what, c->unit == PER_SAMPLE ? "sample" : c->loop);
 	}
 	for (i = 0; i < 2; i++) {
 		struct replay *rp = &side.replay[i];
@@ -1276,6 +1738,29 @@ static void print_table(void)
 	       side.mem_per_event, side.buffers_per_event);
 	printf("1000 events: create %.0f ms, destroy %.0f ms\n",
 	       side.create_ms, side.destroy_ms);
+}
+
+/* The profiles' lines: what a sample costs against perf's. */
+static void print_prof_ratios(void)
+{
+	static const char *const pairs[][2] = {
+		{ "prof-g", "prof-record-g" }, { "prof-g", "prof-native-g" },
+		{ "prof", "prof-record" },
+	};
+	struct config *f = config("prof-floor");
+	unsigned int i;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		struct config *a = config(pairs[i][0]), *b = config(pairs[i][1]);
+
+		if (a->skip || b->skip)
+			continue;
+		printf("RATIO %s/%s=%.3f\n", a->name, b->name, a->med / b->med);
+		/* Each one's own path: over the sampling alone. */
+		if (!f->skip && b->med > f->med)
+			printf("RATIO %s-path/%s-path=%.3f\n", a->name, b->name,
+			       (a->med - f->med) / (b->med - f->med));
+	}
 }
 
 /* The goal's lines (Documentation/benchmark.rst): seconds for 1000 events. */
@@ -1299,9 +1784,14 @@ static void print_json(void)
 		if (c->skip)
 			continue;
 		printf("%s    { \"name\": \"%s\", \"what\": \"%s\",\n"
+		       "      \"loop\": \"%s\", \"iterations\": %lu, "
+		       "\"per\": \"%s\", \"base\": \"%s\",\n"
 		       "      \"median_time_s\": %.6f, \"ns_per_event\": %.2f, "
 		       "\"min\": %.2f, \"max\": %.2f,\n      \"time_s\": [",
-		       i ? ",\n" : "", c->name, c->what, c->tmed, c->med, c->lo, c->hi);
+		       i ? ",\n" : "", c->name, c->what, c->loop, loop_count(c),
+		       c->unit == PER_EVENT ? "event" :
+		       c->unit == PER_SAMPLE ? "sample" : "op", c->base,
+		       c->tmed, c->med, c->lo, c->hi);
 		for (r = 0; r < reps; r++)
 			printf("%s%.6f", r ? ", " : "", c->t[r]);
 		printf("],\n      \"recorded\": [");
@@ -1351,12 +1841,13 @@ static void run_insns(void)
 
 		if (c->skip)
 			continue;
-		c->setup(c);
-		settle();
-		run_loop(calls, c->prefix, perf_err, sizeof(perf_err));
+		double t = run_config(c);
+
 		recorded = c->teardown(c);
-		printf("INSNS window=%u config=%s events=%lu recorded=%lld\n",
-		       w++, c->name, 2 * calls, recorded);
+		c->recorded[0] = recorded;
+		printf("INSNS window=%u config=%s events=%.0f recorded=%lld "
+		       "base=%s ns=%.0f\n", w++, c->name, units(c, 0), recorded,
+		       c->base, t * 1e9);
 	}
 }
 
@@ -1383,7 +1874,8 @@ static void usage(void)
 {
 	fputs("usage: ppbench run [-r REPS] [-n CALLS] [-t SECONDS] [-b KIB] [-c CONFIG,...]\n"
 	      "       ppbench insns [-n CALLS] [-b KIB] [-c CONFIG,...]\n"
-	      "       ppbench loop CALLS\n", stderr);
+	      "       ppbench loop CALLS\n"
+	      "       ppbench spin|mmap|exec N\n", stderr);
 	exit(129);
 }
 
@@ -1396,6 +1888,11 @@ int main(int argc, char **argv)
 	self = "/proc/self/exe";
 	if (argc == 3 && !strcmp(argv[1], "loop"))
 		return loop_main(strtoul(argv[2], NULL, 0));
+	if (argc == 3 && !strcmp(argv[1], "burn"))
+		return burn_main(strtoul(argv[2], NULL, 0));
+	if (argc == 3 && (!strcmp(argv[1], "spin") || !strcmp(argv[1], "mmap") ||
+			  !strcmp(argv[1], "exec")))
+		return prof_main(argv[1], strtoul(argv[2], NULL, 0));
 	if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "insns") &&
 			 strcmp(argv[1], "lifecycle")))
 		usage();
@@ -1433,6 +1930,10 @@ int main(int argc, char **argv)
 			    (!p[len] || p[len] == ','))
 				configs[i].skip = 0;
 	}
+	/* What a configuration is measured against runs with it. */
+	for (i = 1; only && i < NR_CONFIGS; i++)
+		if (!configs[i].skip)
+			config(configs[i].base)->skip = 0;
 	/* Without LTTng in the guest (scripts/lab-lttng), its configurations go. */
 	if (access(LTTNG, X_OK))
 		for (i = 1; i < NR_CONFIGS; i++)
@@ -1458,6 +1959,13 @@ int main(int argc, char **argv)
 	if (insns) {
 		if (!calls)
 			calls = 10000;
+		/*
+		 * Fixed: a calibration's loop would open a window of its own.
+		 * Each about a second under the plugin, 1000 samples or more.
+		 */
+		spin_n = 6000;
+		mmap_n = 600;
+		exec_n = 150;
 		run_insns();
 		print_text_symbols();
 		return 0;
@@ -1468,7 +1976,12 @@ int main(int argc, char **argv)
 
 		calls = 100000 * target_s / t;
 	}
-	fprintf(stderr, "ppbench: %lu calls per run\n", calls);
+	/* The profiles' loops take 2.5 target_s bare: 2000 samples or more. */
+	spin_n = 2.5 * target_s * 20 / run_kind("spin", 20, NULL, NULL, 0);
+	mmap_n = 2.5 * target_s * 100 / run_kind("mmap", 100, NULL, NULL, 0);
+	exec_n = 2.5 * target_s * 20 / run_kind("exec", 20, NULL, NULL, 0);
+	fprintf(stderr, "ppbench: %lu calls per run; profiles: spin %lu, mmap %lu, "
+		"exec %lu\n", calls, spin_n, mmap_n, exec_n);
 
 	run_configs();
 	side.replay[0].buffer_size = buffer_size;
@@ -1502,6 +2015,7 @@ int main(int argc, char **argv)
 	       config("task-1000")->med / config("task-1")->med);
 	printf("RATIO kept/persistent=%.3f\n",
 	       config("kept")->med / config("persistent")->med);
+	print_prof_ratios();
 	print_lifecycle();
 	return 0;
 }
