@@ -43,9 +43,32 @@ check "at least 95 % of its samples named with their callers" [ "$pct" -ge 95 ]
 set -- $(chain_stats /tmp/prev.script swapper do_idle cpu_startup_entry)
 echo "# previous boot: $2 of $1 idle samples in do_idle called by cpu_startup_entry"
 check "the previous boot's kernel frames named" [ "$2" -ge 1 ]
-# Its modules' addresses died with it: only the kernel image's frames.
-mods=$(grep -cE "^[[:space:]]+ffffffffc[0-9a-f]+ \[unknown\]" /tmp/prev.script)
-echo "# previous boot: $mods frames in its modules, not named"
-check_no_grep "no frame of its kernel image left unnamed" \
-	"^[[:space:]]+ffffffff[89ab][0-9a-f]+ \[unknown\]" /tmp/prev.script
+# Its modules' addresses died with it: only the kernel image's frames are
+# named, all of them.  The image's text is where the export's kernel MMAP
+# record starts (the previous boot's _text, where KASLR put it then), for
+# as long as this boot's _text to _etext (the same build).
+perf script -i /tmp/prev.data --show-mmap-events 2>/dev/null |
+	sed -nE 's/.*PERF_RECORD_MMAP.* \[0x([0-9a-f]+)\(0x[0-9a-f]+\).*\[kernel\.kallsyms\].*/\1/p' |
+	head -n1 >/tmp/prev.ktext
+kstart=$(cat /tmp/prev.ktext)
+set -- $(awk '$3 == "_text" { t = $1 } $3 == "_etext" { e = $1 } END { print t, e }' /proc/kallsyms)
+echo "# previous boot: its kernel text at 0x$kstart; this boot's at 0x$1"
+check "the export has the previous boot's kernel MMAP record" [ -n "$kstart" ]
+# Distances between addresses from the two halves of each (awk's numbers
+# are doubles, exact to 2^53).
+set -- $(awk -v s="$kstart" -v t="$1" -v e="$2" '
+	function hex(h,   i, v) { v = 0
+		for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+		return v }
+	function pad(h) { h = sprintf("%16s", h); gsub(/ /, "0", h); return h }
+	function dist(a, b) { return (hex(substr(a, 1, 8)) - hex(substr(b, 1, 8))) * 4294967296 +
+		hex(substr(a, 9, 8)) - hex(substr(b, 9, 8)) }
+	BEGIN { s = pad(s); len = dist(pad(e), pad(t)) }
+	/^[ \t]+[0-9a-f]+ / { a = pad($1); d = dist(a, s)
+		if (d >= 0 && d < len) { if ($2 == "[unknown]") u++; else k++ }
+		else if (index("89abcdef", substr(a, 1, 1))) m++ }
+	END { print k + 0, u + 0, m + 0 }' /tmp/prev.script)
+echo "# previous boot: $1 frames in its kernel image named, $2 not; $3 kernel frames outside it (its modules)"
+check "frames of the previous boot's kernel image" [ "$1" -ge 100 ]
+check_eq "no frame of its kernel image left unnamed" 0 "$2"
 done_testing
