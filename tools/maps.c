@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/ioctl.h>
@@ -60,6 +61,7 @@ struct dso {
 	uint8_t		id_len;
 	bool		kernel;
 	bool		read;		/* @id read from the file just now */
+	bool		vdso;		/* [vdso]: this process's image */
 };
 
 struct dsos {
@@ -111,6 +113,76 @@ static int elf_build_id(const char *path, uint8_t *id)
 out:
 	close(fd);
 	return len;
+}
+
+/*
+ * This process's vDSO, the one every 64-bit process of this kernel maps:
+ * its image (from the auxiliary vector) and length (its mapping in
+ * /proc/self/maps), or NULL.
+ */
+static const unsigned char *vdso_image(size_t *len)
+{
+	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
+	unsigned long long start, end;
+	char line[256];
+	FILE *f;
+
+	*len = 0;
+	if (!img)
+		return NULL;
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") &&
+		    sscanf(line, "%llx-%llx", &start, &end) == 2 &&
+		    start == (uintptr_t)img)
+			*len = end - start;
+	fclose(f);
+	return *len ? img : NULL;
+}
+
+/* The build-id of the ELF image @img of @len bytes, from its notes, or 0. */
+static int image_build_id(const unsigned char *img, size_t len, uint8_t *id)
+{
+	const Elf64_Ehdr *eh = (const void *)img;
+	const Elf64_Phdr *ph;
+	int i, n = 0;
+
+	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_phentsize != sizeof(*ph) ||
+	    eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(*ph) > len)
+		return 0;
+	ph = (const void *)(img + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum && !n; i++)
+		if (ph[i].p_type == PT_NOTE && ph[i].p_offset < len &&
+		    ph[i].p_filesz <= len - ph[i].p_offset)
+			n = pp_elfnote_build_id(img + ph[i].p_offset,
+						ph[i].p_filesz, id);
+	return n;
+}
+
+/*
+ * perf record names samples in the vDSO through its build-id, and keeps
+ * the image in the build-id cache, as the kernel's text: a reader
+ * elsewhere has neither.  This boot's vDSO is this process's.
+ */
+static void vdso_build_id(struct dsos *ds)
+{
+	const unsigned char *img;
+	size_t i, len;
+
+	for (i = 0; i < ds->nr; i++) {
+		struct dso *d = &ds->d[i];
+
+		if (strcmp(d->path, "[vdso]") || d->id_len)
+			continue;
+		img = vdso_image(&len);
+		if (img)
+			d->id_len = image_build_id(img, len, d->id);
+		d->vdso = d->id_len;
+	}
 }
 
 /* The dso of @path in @ds, added if new; NULL when out of memory. */
@@ -482,9 +554,30 @@ static int copy_file(const char *from, const char *to)
 	return 0;
 }
 
+/* This process's vDSO image into the new file @to. */
+static int write_vdso(const char *to)
+{
+	const unsigned char *img;
+	size_t len;
+	int fd, ret = -1;
+
+	img = vdso_image(&len);
+	if (!img)
+		return -1;
+	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (write(fd, img, len) == (ssize_t)len)
+		ret = 0;
+	if (close(fd))
+		ret = -1;
+	return ret;
+}
+
 /*
  * Put @d's file into the build-id cache as perf record does: the copy in
- * DIR/PATH/BUILD-ID/elf (kallsyms for the kernel's symbol table), and the
+ * DIR/PATH/BUILD-ID/elf (kallsyms for the kernel's symbol table, vdso for
+ * the vDSO's image), and the
  * link DIR/.build-id/XX/REST to its directory.
  */
 static void cache_dso(const char *dir, const struct dso *d)
@@ -492,36 +585,36 @@ static void cache_dso(const char *dir, const struct dso *d)
 	char sid[2 * BUILD_ID_MAX + 1], home[PATH_MAX], link[PATH_MAX + 64];
 	char target[PATH_MAX + 64], file[PATH_MAX + 80];
 	bool kallsyms = !strcmp(d->path, "[kernel.kallsyms]");
+	bool special = kallsyms || d->vdso;
 	const char *from = kallsyms ? "/proc/kallsyms" : d->path;
+	uint8_t now[BUILD_ID_MAX];
 	int i;
 
-	uint8_t now[BUILD_ID_MAX];
-
-	if (!d->id_len || (d->path[0] != '/' && !kallsyms) ||
+	if (!d->id_len || (d->path[0] != '/' && !special) ||
 	    strstr(d->path, ".ko."))
 		return;
 	/*
 	 * The file at the path now must be the one mapped then, unless its
 	 * build-id was read from it just now.
 	 */
-	if (!kallsyms && !d->kernel && !d->read &&
+	if (!special && !d->kernel && !d->read &&
 	    (elf_build_id(d->path, now) != d->id_len ||
 	     memcmp(now, d->id, d->id_len)))
 		return;
 	for (i = 0; i < d->id_len; i++)
 		sprintf(sid + 2 * i, "%02x", d->id[i]);
-	snprintf(home, sizeof(home), "%s%s%s/%s", dir, kallsyms ? "/" : "",
+	snprintf(home, sizeof(home), "%s%s%s/%s", dir, special ? "/" : "",
 		 d->path, sid);
 	if (mkdirs(home))
 		return;
 	snprintf(file, sizeof(file), "%s/%s", home,
-		 kallsyms ? "kallsyms" : "elf");
-	if (copy_file(from, file))
+		 kallsyms ? "kallsyms" : d->vdso ? "vdso" : "elf");
+	if (d->vdso ? write_vdso(file) : copy_file(from, file))
 		return;
 	snprintf(link, sizeof(link), "%s/.build-id/%.2s", dir, sid);
 	if (mkdirs(link))
 		return;
-	snprintf(target, sizeof(target), "../..%s%s/%s", kallsyms ? "/" : "",
+	snprintf(target, sizeof(target), "../..%s%s/%s", special ? "/" : "",
 		 d->path, sid);
 	snprintf(link, sizeof(link), "%s/.build-id/%.2s/%s", dir, sid, sid + 2);
 	if (symlink(target, link) && errno != EEXIST)
@@ -701,6 +794,8 @@ int export_maps(struct blob *b, struct blob *build_ids,
 	}
 	free(pids);
 	free(tpids);
+	if (now)
+		vdso_build_id(&ds);
 	build_id_table(build_ids, &ds);
 	cache_dir(dir, sizeof(dir));
 	for (i = 0; i < ds.nr; i++) {
