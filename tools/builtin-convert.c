@@ -44,7 +44,7 @@ static int export_event(int fd, const char *in, const struct pp_reader_event *re
 					.clock_ns = desc->info.clock_ns,
 					.realtime_ns = desc->info.realtime_ns,
 				  }, false);
-	if (readerdata_snapshot(re, snap))
+	if (readerdata_snapshot(re, desc->attr.sample_regs_user, snap))
 		return 1;
 	printer_learn_comms(ev->p, snap);
 	ev->name = desc->info.name;

@@ -461,8 +461,12 @@ struct pp_reader_events {
  */
 int readerdata_read(const char *path, unsigned int pmu_type,
 		    struct pp_reader_events *out);
-/* @ev's records as a snapshot, in time order and named; 0 or -1 (reported). */
-int readerdata_snapshot(const struct pp_reader_event *ev,
+/*
+ * @ev's records as a snapshot, in time order and named, their REGS_USER
+ * fields holding the registers of @regs_user (the source's
+ * sample_regs_user); 0 or -1 (reported).
+ */
+int readerdata_snapshot(const struct pp_reader_event *ev, __u64 regs_user,
 			struct pp_snapshot *snap);
 void readerdata_free(struct pp_reader_events *r);
 

@@ -298,7 +298,7 @@ out:
 	return ret;
 }
 
-int readerdata_snapshot(const struct pp_reader_event *ev,
+int readerdata_snapshot(const struct pp_reader_event *ev, __u64 regs_user,
 			struct pp_snapshot *snap)
 {
 	unsigned char *img = malloc(ev->bytes ? ev->bytes : 1), *p;
@@ -307,6 +307,8 @@ int readerdata_snapshot(const struct pp_reader_event *ev,
 	memset(snap, 0, sizeof(*snap));
 	if (!img)
 		return pp_error("out of memory");
+	/* The records' REGS_USER fields are as long as the source's mask says. */
+	snap->regs_user = regs_user;
 	/* A buffer's image holds the newest record first. */
 	for (p = img, i = ev->nr; i-- > 0;) {
 		const struct perf_event_header *hdr = ev->recs[i];

@@ -1003,7 +1003,7 @@ static void test_readerdata(void)
 	      r.ev[0].nr == 2 && r.ev[0].sample_type == st &&
 	      r.ev[0].losses == 1 && r.ev[0].lost_bytes == 4096,
 	      "one event's two records and its loss, out of its readers' samples");
-	CHECK(r.nr == 1 && !readerdata_snapshot(&r.ev[0], &snap) && snap.nr == 2 &&
+	CHECK(r.nr == 1 && !readerdata_snapshot(&r.ev[0], 0, &snap) && snap.nr == 2 &&
 	      snap.recs[0].d.tid == 6 && snap.recs[0].d.time == 200 &&
 	      snap.recs[1].d.tid == 5, "as a snapshot, in time order");
 	snapshot_free(&snap);
