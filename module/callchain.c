@@ -34,7 +34,8 @@
  *    makes it (and costs twice as much).  It stops at an unreadable or misaligned
  *    record, and at one that does not move up the stack, so a damaged
  *    chain cannot loop.  A 32-bit task's frames are not walked: its IP
- *    alone is stored.  Kernel threads have no user frames.
+ *    alone is stored.  Kernel threads and the workers the kernel starts
+ *    for a process (PP_NO_USER) have no user frames.
  *
  * The chain is perf's (perf_callchain()): PERF_CONTEXT_KERNEL and the
  * kernel's IPs when the sample hit the kernel, then PERF_CONTEXT_USER and
@@ -91,6 +92,18 @@
  * that they do not cut the interrupted code's chain short.
  */
 #define PP_CHAIN_SLACK		32
+
+/*
+ * Tasks without user frames of their own: kernel threads, and the workers
+ * the kernel starts for a process (io_uring's), whose user registers are
+ * a copy of their creator's from when it made them.  Newer perf skips
+ * both the same way.
+ */
+#ifdef PF_USER_WORKER
+#define PP_NO_USER	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
+#else
+#define PP_NO_USER	(PF_KTHREAD | PF_IO_WORKER)
+#endif
 
 /* Context levels: task, softirq, hardirq, NMI (interrupt_context_level()). */
 #define PP_CHAIN_LEVELS		4
@@ -436,7 +449,7 @@ unsigned int pp_callchain(const struct pp_chain_cfg *cfg,
 		chain_mark(&c, PERF_CONTEXT_KERNEL);
 		chain_kernel(&c, regs);
 	}
-	if (cfg->user && !(current->flags & PF_KTHREAD) && current->mm) {
+	if (cfg->user && !(current->flags & PP_NO_USER) && current->mm) {
 		if (!user_mode(regs))
 			regs = task_pt_regs(current);
 		chain_mark(&c, PERF_CONTEXT_USER);
@@ -521,7 +534,7 @@ bool pp_uregs_mask_ok(u64 mask)
 struct pt_regs *pp_uregs(struct pt_regs *regs, u64 *abi)
 {
 	*abi = PERF_SAMPLE_REGS_ABI_NONE;
-	if (!regs || (current->flags & PF_KTHREAD) || !current->mm)
+	if (!regs || (current->flags & PP_NO_USER) || !current->mm)
 		return NULL;
 	if (!user_mode(regs))
 		regs = task_pt_regs(current);
