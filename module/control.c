@@ -304,7 +304,7 @@ out:
  * processes' code is, so it needs the right to monitor the system.
  */
 static_assert(sizeof(struct perf_persistent_maps) ==
-	      PERF_PERSISTENT_MAPS_SIZE_VER0);
+	      PERF_PERSISTENT_MAPS_SIZE_VER1);
 
 static long pp_ioc_maps(void __user *argp)
 {

@@ -22,8 +22,11 @@
  * the process's executable mappings under the mmap lock, the files'
  * paths and build-ids, and installs them.  A library is so read before
  * the process can unmap it, a process before it can exit.  A process is
- * read at most once in PP_MAPS_REFRESH, so IPs that no mapping covers (a
- * broken frame chain) cost one look-up per sample, not a read.
+ * read at most once in PP_MAPS_REFRESH when the sample's own IP is not
+ * covered (code it mapped since: a read names it), and at most once in
+ * PP_MAPS_REFRESH_CALLER when only a caller is not: a frame chain broken
+ * by code built without frame pointers gives addresses no mapping holds,
+ * sample after sample, which no read can name.
  *
  * What it costs: nothing while no profile exists, and for processes no
  * profile samples; for a sampled process, one read of its mappings when
@@ -107,8 +110,10 @@ MODULE_PARM_DESC(maps_kb,
 #define PP_MAPS_REQS		32
 /* Executable mappings kept of one process. */
 #define PP_MAPS_MAX_VMAS	1024
-/* A process's mappings are read at most once in this long. */
+/* A process's mappings are read at most once in this long... */
 #define PP_MAPS_REFRESH		(HZ / 20)
+/* ... or this, when only the callers of the sample's IP are not covered. */
+#define PP_MAPS_REFRESH_CALLER	HZ
 /* Mappings kept of one process after it unmapped them. */
 #define PP_MAPS_MAX_GONE	64
 /* Program headers and note bytes looked at for a build-id. */
@@ -193,6 +198,7 @@ static struct {
 	atomic_t		on;
 	atomic_long_t		dropped;
 	atomic_long_t		missed;
+	atomic_long_t		reads;
 	struct pp_maps_req	reqs[PP_MAPS_REQS];
 	unsigned int		keepers;
 	unsigned long		changes;
@@ -323,7 +329,7 @@ void pp_maps_sample(const u64 *ips, unsigned int nr, struct pt_regs *regs)
 	struct task_struct *task = current;
 	const struct pp_range *last = NULL;
 	const struct pp_map_set *set;
-	bool user = false, known;
+	bool user = false, known, ip_known;
 	u64 start_time, exec_id;
 	struct pp_proc *p;
 	unsigned int i;
@@ -342,8 +348,9 @@ void pp_maps_sample(const u64 *ips, unsigned int nr, struct pt_regs *regs)
 	if (p) {
 		WRITE_ONCE(p->used, jiffies);
 		set = rcu_dereference(p->set);
-		known = set && pp_set_covers(set, instruction_pointer(regs),
-					     &last);
+		ip_known = set && pp_set_covers(set, instruction_pointer(regs),
+						&last);
+		known = ip_known;
 		for (i = 0; known && i < nr; i++) {
 			if (ips[i] >= PERF_CONTEXT_MAX) {
 				user = ips[i] == PERF_CONTEXT_USER;
@@ -357,7 +364,8 @@ void pp_maps_sample(const u64 *ips, unsigned int nr, struct pt_regs *regs)
 		/* The first sample it could not name, for the new maps' time. */
 		cmpxchg64(&p->miss, 0, local_clock());
 		if (time_before(jiffies, READ_ONCE(p->refreshed) +
-				PP_MAPS_REFRESH))
+				(ip_known ? PP_MAPS_REFRESH_CALLER :
+					    PP_MAPS_REFRESH)))
 			goto out;
 	}
 	pp_maps_request(tgid);
@@ -691,6 +699,7 @@ static void pp_maps_snapshot(u64 time)
 		goto out;
 	if (mmap_read_lock_killable(mm))
 		goto out;
+	atomic_long_inc(&pp_maps.reads);
 	for (vma = find_vma(mm, 0); vma && n < PP_MAPS_MAX_VMAS;
 	     vma = find_vma(mm, vma->vm_end)) {
 		if (!(vma->vm_flags & VM_EXEC) && !vma->vm_file)
@@ -1017,12 +1026,14 @@ int pp_maps_read(struct perf_persistent_maps *m)
 		m->dropped = 0;
 		m->missed = 0;
 		m->unsaved = 0;
+		m->reads = 0;
 	} else {
 		need = pp_maps_fill(NULL, SIZE_MAX);
 		m->processes = pp_maps.processes;
 		m->bytes = pp_maps.bytes;
 		m->dropped = atomic_long_read(&pp_maps.dropped);
 		m->missed = atomic_long_read(&pp_maps.missed);
+		m->reads = atomic_long_read(&pp_maps.reads);
 		m->unsaved = pp_maps.area ? pp_maps.changes - pp_maps.saved : 0;
 	}
 	m->needed = need;

@@ -168,6 +168,11 @@ static struct pp_maps_attr pp_maps_attr_unsaved = {
 	offsetof(struct perf_persistent_maps, unsaved),
 };
 
+static struct pp_maps_attr pp_maps_attr_reads = {
+	__ATTR(reads, 0444, pp_maps_show, NULL),
+	offsetof(struct perf_persistent_maps, reads),
+};
+
 static struct attribute *pp_maps_list[] = {
 	&pp_maps_attr_processes.attr.attr,
 	&pp_maps_attr_bytes.attr.attr,
@@ -175,6 +180,7 @@ static struct attribute *pp_maps_list[] = {
 	&pp_maps_attr_dropped.attr.attr,
 	&pp_maps_attr_missed.attr.attr,
 	&pp_maps_attr_unsaved.attr.attr,
+	&pp_maps_attr_reads.attr.attr,
 	NULL,
 };
 

@@ -662,6 +662,7 @@ struct perf_persistent_notice {
  *		request could be queued, since load
  * @unsaved:	out: changes to the table not yet in its copy in the
  *		reserved region (0 when no profile is kept across a reboot)
+ * @reads:	out: reads of a process's mappings, since load (VER1)
  *
  * The table of the mappings that name the samples of the profiles: the
  * events whose records carry CALLCHAIN, or IP of a source that is not a
@@ -669,7 +670,9 @@ struct perf_persistent_notice {
  * IPs fall in no mapping the table holds for its process, has the
  * process's executable mappings read when it returns to user mode (a
  * task_work: in its own context, before it runs on), at most once in
- * 50 ms per process.  They are kept after the process exits or unmaps
+ * 50 ms per process, or once a second when the sample's own IP is held
+ * and only its callers are not (a frame chain broken by code built
+ * without frame pointers).  They are kept after the process exits or unmaps
  * them, until the budget needs the room (the processes used longest ago
  * go first) or the last profile is destroyed.  A process is its thread
  * group after an exec: a new exec is a new process.
@@ -706,9 +709,11 @@ struct perf_persistent_maps {
 	__u64	dropped;
 	__u64	missed;
 	__u64	unsaved;
+	__u64	reads;
 };
 
-#define PERF_PERSISTENT_MAPS_SIZE_VER0		80
+#define PERF_PERSISTENT_MAPS_SIZE_VER0		80	/* up to @unsaved */
+#define PERF_PERSISTENT_MAPS_SIZE_VER1		88	/* @reads */
 
 /*
  * perf_persistent_maps::flags.  While a profile is kept across a reboot
