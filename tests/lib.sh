@@ -382,21 +382,42 @@ pp_read_window() {
 }
 
 # Profiles (guest/94-profile.sh, profile-reset.sh).
+# PP_AWK_ADDR: awk functions for kernel addresses, which awk's numbers (doubles,
+# exact to 2^53) cannot hold: pad(h), the address as 16 hex digits;
+# dist(a, b), a - b for padded a and b, exact while it is under 2^53.
+PP_AWK_ADDR='
+function hex(h,   i, v) { v = 0
+	for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+	return v }
+function pad(h) { h = sprintf("%16s", h); gsub(/ /, "0", h); return h }
+function dist(a, b) { return (hex(substr(a, 1, 8)) - hex(substr(b, 1, 8))) * 4294967296 +
+	hex(substr(a, 9, 8)) - hex(substr(b, 9, 8)) }
+'
+
 # chain_stats FILE COMM INNER OUTER: from perf script's output with call
 # chains, "N M": N samples of the tasks whose name starts with COMM, M of
 # them whose chain has INNER directly called by OUTER.
+# With FROM_HOT=1 in the environment, only the samples from the first to
+# the last with a frame of the workload's own code (a function pp_*) are
+# counted: not the process's exec and dynamic loading, nor its exit.
 chain_stats() {
-	awk -v comm="$2" -v inner="$3" -v outer="$4" '
+	awk -v comm="$2" -v inner="$3" -v outer="$4" -v from_hot="${FROM_HOT:-0}" '
 	function flush() {
-		if (mine) { n++; if (hit) m++ }
-		mine = 0; hit = 0; prev = ""
+		if (mine) { k++; ours_[k] = ours; hit_[k] = hit
+			if (ours) { if (!first) first = k; last = k } }
+		mine = 0; hit = 0; ours = 0; prev = ""
 	}
 	/^[^ \t]/ { flush(); mine = (index($1, comm) == 1); next }
 	/^[ \t]*$/ { flush(); next }
 	{ sym = $2; sub(/\+0x[0-9a-f]+$/, "", sym)
+	  if (sym ~ /^pp_/) ours = 1
 	  if (prev == inner && sym == outer) hit = 1
 	  prev = sym }
-	END { flush(); print n + 0, m + 0 }' "$1"
+	END { flush()
+		lo = 1; hi = k
+		if (from_hot) { lo = first ? first : k + 1; hi = last }
+		for (i = lo; i <= hi; i++) { n++; m += hit_[i] }
+		print n + 0, m + 0 }' "$1"
 }
 
 # pct N M: M of N in percent, whole.

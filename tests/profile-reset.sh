@@ -54,15 +54,7 @@ kstart=$(cat /tmp/prev.ktext)
 set -- $(awk '$3 == "_text" { t = $1 } $3 == "_etext" { e = $1 } END { print t, e }' /proc/kallsyms)
 echo "# previous boot: its kernel text at 0x$kstart; this boot's at 0x$1"
 check "the export has the previous boot's kernel MMAP record" [ -n "$kstart" ]
-# Distances between addresses from the two halves of each (awk's numbers
-# are doubles, exact to 2^53).
-set -- $(awk -v s="$kstart" -v t="$1" -v e="$2" '
-	function hex(h,   i, v) { v = 0
-		for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
-		return v }
-	function pad(h) { h = sprintf("%16s", h); gsub(/ /, "0", h); return h }
-	function dist(a, b) { return (hex(substr(a, 1, 8)) - hex(substr(b, 1, 8))) * 4294967296 +
-		hex(substr(a, 9, 8)) - hex(substr(b, 9, 8)) }
+set -- $(awk -v s="$kstart" -v t="$1" -v e="$2" "$PP_AWK_ADDR"'
 	BEGIN { s = pad(s); len = dist(pad(e), pad(t)) }
 	/^[ \t]+[0-9a-f]+ / { a = pad($1); d = dist(a, s)
 		if (d >= 0 && d < len) { if ($2 == "[unknown]") u++; else k++ }
