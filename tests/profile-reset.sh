@@ -47,9 +47,10 @@ check "the previous boot's kernel frames named" [ "$2" -ge 1 ]
 # named, all of them.  The image's text is where the export's kernel MMAP
 # record starts (the previous boot's _text, where KASLR put it then), for
 # as long as this boot's _text to _etext (the same build).
-perf script -i /tmp/prev.data --show-mmap-events 2>/dev/null |
-	sed -nE 's/.*PERF_RECORD_MMAP.* \[0x([0-9a-f]+)\(0x[0-9a-f]+\).*\[kernel\.kallsyms\].*/\1/p' |
-	head -n1 >/tmp/prev.ktext
+# perf's dump, read up to that record (it comes first: sed stops there).
+perf report -D -i /tmp/prev.data 2>/dev/null |
+	sed -nE '/PERF_RECORD_MMAP.*\[kernel\.kallsyms\]/ {
+		s/.* \[0x([0-9a-f]+)\(0x[0-9a-f]+\).*/\1/p; q }' >/tmp/prev.ktext
 kstart=$(cat /tmp/prev.ktext)
 set -- $(awk '$3 == "_text" { t = $1 } $3 == "_etext" { e = $1 } END { print t, e }' /proc/kallsyms)
 echo "# previous boot: its kernel text at 0x$kstart; this boot's at 0x$1"

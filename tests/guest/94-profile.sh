@@ -144,17 +144,18 @@ check "exited, without -g: at least 95 % of the samples named" \
 # What a reader elsewhere has: the files, the build-id cache record filled
 # (~/.debug, as perf record fills it) and the same system binaries (/usr),
 # but neither this kernel (no /proc, no /sys) nor the workload's binaries
-# (no /tests).  A chroot with just that names every sample and frame as
-# they are named here, the exited workload's, its closed library's and the
-# kernel's: perf script's output is the same, line for line.
+# (no /tests).  A chroot with just that names every sample of the flat
+# export as it is named here, the exited workload's, its closed library's
+# and the kernel's: perf script's output is the same, line for line.
 o=/tmp/elsewhere
 mkdir -p $o/usr $o/tmp $o/root $o/dev
 mount --bind /usr $o/usr || not_ok "bind /usr"
 for l in bin sbin lib lib64; do
 	[ -L /$l ] && ln -sfn "$(readlink /$l)" $o/$l
 done
-cp -a "$HOME/.debug" $o/root/.debug
-cp /tmp/gone.data /tmp/flat.data $o/tmp/
+mkdir -p $o/root/.debug
+mount --bind "$HOME/.debug" $o/root/.debug || not_ok "bind the build-id cache"
+cp /tmp/flat.data $o/tmp/
 # Except the frames of the lab's own perf_persistent.ko: on x86 vm-run
 # loads it from outside /lib/modules, and no file names it for the cache
 # (a module installed as DKMS installs it is in modules.dep); on arm64 it is
@@ -171,24 +172,23 @@ not_ours() { # drop chain lines in [0xLO, 0xLO + SIZE)
 }
 # The lab's perf 7.3 (the x86 7.x, 6.12 and debug lanes) crashes without
 # /proc (SIGSEGV), before it reads anything: there this is skipped.
-if HOME=/root chroot $o /usr/bin/perf script -i /tmp/flat.data >/dev/null 2>&1; then
-	for f in gone flat; do
-		perf script --no-inline -i /tmp/$f.data -F comm,tid,ip,sym,dso 2>/dev/null |
-			not_ours "$1" "$2" >/tmp/$f.here
-		HOME=/root chroot $o /usr/bin/perf script --no-inline -i /tmp/$f.data \
-			-F comm,tid,ip,sym,dso 2>/dev/null | not_ours "$1" "$2" >/tmp/$f.there
-	done
+if HOME=/root chroot $o /usr/bin/perf report --header-only -i /tmp/flat.data >/dev/null 2>&1; then
+	# The flat export (the goal's), with the same fields as its read here
+	# above (flat.script).  perf there takes four times as long: once.
+	not_ours "$1" "$2" </tmp/flat.script >/tmp/flat.here
+	HOME=/root chroot $o /usr/bin/perf script --no-inline -i /tmp/flat.data \
+		-F comm,ip,sym 2>/dev/null | not_ours "$1" "$2" >/tmp/flat.there
 	check "elsewhere: no /proc, no workload's binary" \
 		[ ! -e $o/proc/kallsyms -a ! -e $o/tests/bin/pp-prof ]
-	check "elsewhere: the workload's frames named" grep -q "pp_lib_spin.*libpp-prof.so" /tmp/gone.there
-	check "elsewhere: the kernel's frames named" grep -q "do_idle.*kernel.kallsyms" /tmp/gone.there
-	check_eq "elsewhere, -g: named as here, line for line" "" \
-		"$(diff /tmp/gone.here /tmp/gone.there | grep '^[-+][^-+]' | head -6)"
+	check "elsewhere: the closed library's samples named" grep -q " pp_lib_spin" /tmp/flat.there
+	check "elsewhere: the kernel's samples named" \
+		grep -Eq " ffff[0-9a-f]{12} [a-z_]" /tmp/flat.there
 	check_eq "elsewhere, flat: named as here, line for line" "" \
 		"$(diff /tmp/flat.here /tmp/flat.there | grep '^[-+][^-+]' | head -6)"
 else
 	skip "elsewhere: named as here" "this perf (the lab's 7.3) does not run without /proc"
 fi
+umount $o/root/.debug
 umount $o/usr
 rm -rf $o
 
@@ -211,7 +211,7 @@ flat_stats() {
 perf persistent create -d -n flat2 -m 1M -F 499 cpu-clock >/dev/null 2>&1 ||
 	not_ok "create flat2"
 perf record -q -a -F 499 -o /tmp/flatref.data -- \
-	pp-prof 2000 /tests/bin/libpp-prof.so >/dev/null 2>/tmp/flatref.err
+	pp-prof 1200 /tests/bin/libpp-prof.so >/dev/null 2>/tmp/flatref.err
 perf persistent pause flat2 >/dev/null
 perf persistent record -o /tmp/flat2.data flat2 2>/dev/null
 perf script --no-inline -i /tmp/flat2.data -F comm,ip,sym >/tmp/flat2.script 2>/dev/null
@@ -279,6 +279,16 @@ check "wrapped: persistent names at least 95 % of what it holds" \
 	[ "$pn" -ge 100 -a "$(pct "$pn" "$pm")" -ge 95 ]
 perf persistent destroy ow >/dev/null
 
+# dump_regs FILE: "R S", 1 if perf's dump of FILE shows a sample's user
+# registers (R) and user stack (S); it stops reading at the first of both.
+dump_regs() {
+	perf report -D -i "$1" 2>/dev/null | awk '
+		/user regs: mask 0x[0-9a-f]+ ABI 64-bit/ { r = 1 }
+		/ustack: size [1-9][0-9]*/ { u = 1 }
+		r && u { exit }
+		END { print r + 0, u + 0 }'
+}
+
 # --- --call-graph dwarf: a program built without frame pointers ---
 # The kernel's frames walked, the user's registers and 8 KiB of stack
 # for perf to unwind with the binary's DWARF, as perf record --call-graph
@@ -331,18 +341,18 @@ if perf version --build-options 2>/dev/null | grep -q "dwarf-unwind: *\[ on"; th
 	check "dwarf: the callers of a program without frame pointers, 90 % and more" \
 		[ "$dn" -ge 100 -a "$(pct "$dn" "$dm")" -ge 90 ]
 else
-	perf report -D -i /tmp/dw.data >/tmp/dw.dump 2>/dev/null
-	check_grep "dwarf: perf reads the user registers" "user regs: mask 0x[0-9a-f]+ ABI 64-bit" /tmp/dw.dump
-	check_grep "dwarf: ... and the user stack" "ustack: size [1-9][0-9]*" /tmp/dw.dump
+	set -- $(dump_regs /tmp/dw.data)
+	check "dwarf: perf reads the user registers" [ "$1" = 1 ]
+	check "dwarf: ... and the user stack" [ "$2" = 1 ]
 	skip "dwarf: unwound by perf" "this perf is built without DWARF unwinding"
 fi
 # What the live reader got, converted: the same registers and stacks, which
 # convert decodes with the source's register mask.
 perf persistent convert -i /tmp/dwlive.data -o /tmp/dwconv.data 2>/tmp/dwconv.err
 check_grep "convert of a live dwarf reader: written" "Wrote [0-9]+ records of dwl to" /tmp/dwconv.err
-perf report -D -i /tmp/dwconv.data >/tmp/dwconv.dump 2>/dev/null
-check_grep "convert: the user registers" "user regs: mask 0x[0-9a-f]+ ABI 64-bit" /tmp/dwconv.dump
-check_grep "convert: ... and the user stack" "ustack: size [1-9][0-9]*" /tmp/dwconv.dump
+set -- $(dump_regs /tmp/dwconv.data)
+check "convert: the user registers" [ "$1" = 1 ]
+check "convert: ... and the user stack" [ "$2" = 1 ]
 if perf version --build-options 2>/dev/null | grep -q "dwarf-unwind: *\[ on"; then
 	perf script --no-inline -i /tmp/dwconv.data -F comm,tid,ip,sym >/tmp/dwconv.script 2>/dev/null
 	set -- $(chain_stats /tmp/dwconv.script pp-prof-nofp pp_hot_inner pp_hot_outer)
