@@ -398,6 +398,8 @@ static double run_loop(unsigned long n, const char *const *prefix,
 static unsigned long long pp_fields = FIELDS;
 /* PERF_PERSISTENT_CREATE_* of the events created (persistent-perf: PERF_PATH). */
 static unsigned int pp_flags;
+/* The events get COMM records, as "perf persistent create" makes them. */
+static int pp_comm;
 
 /*
  * The cgroup configurations: ppbench and its loops run in BENCH_CGROUP;
@@ -443,6 +445,10 @@ static int pp_create(const char *name, const char *tp, int paused)
 	};
 
 	snprintf(c.name, sizeof(c.name), "%s", name);
+	if (pp_comm) {
+		attr.comm = 1;
+		attr.sample_id_all = 1;
+	}
 	if (pp_task) {
 		attr.inherit = 1;
 		c.scope = PERF_PERSISTENT_SCOPE_TASK;
@@ -664,6 +670,15 @@ static long long pp_teardown(struct config *c)
 	(void)c;
 	others_destroy();
 	return n;
+}
+
+/* The recorded events as the tool creates them by default: COMM records on. */
+static void comm_setup(struct config *c)
+{
+	(void)c;
+	pp_comm = 1;
+	recorded_create(0);
+	pp_comm = 0;
 }
 
 /*
@@ -1010,6 +1025,83 @@ static long long lttng_teardown(struct config *c)
 	return -1;
 }
 
+/* ------------------------------------------------------------------------
+ * BPF flight recorders (bench/ppbpf.bpf.c): c->name less "bpf-" is the
+ * kind ppbpf loads, pins and leaves running with no process holding it
+ * (but bpf-perfbuf's buffers, which a process must keep mapped).
+ */
+#define PPBPF		"/usr/bin/ppbpf"
+
+static const char *bpf_kind(const struct config *c)
+{
+	return c->name + strlen("bpf-");
+}
+
+/*
+ * The JIT-compiled programs' addresses while loaded, for the instruction
+ * count to name (print_text_symbols()): "[bpf]" lines of /proc/kallsyms.
+ * All are named bpf_jit_code: a window runs one configuration's programs,
+ * and a later configuration's may reuse an earlier one's addresses.
+ */
+static char bpf_ksyms[64][32];
+static unsigned int nr_bpf_ksyms;
+
+static void bpf_ksyms_save(void)
+{
+	char line[512], addr[32];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		die("/proc/kallsyms: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f) && nr_bpf_ksyms < 64)
+		if (strstr(line, " bpf_prog_") && strstr(line, "[bpf]") &&
+		    sscanf(line, "%31s", addr) == 1)
+			snprintf(bpf_ksyms[nr_bpf_ksyms++], sizeof(bpf_ksyms[0]),
+				 "%s", addr);
+	fclose(f);
+}
+
+static void bpf_setup(struct config *c)
+{
+	char cmd[128];
+	unsigned long bytes = 0;
+
+	/*
+	 * bpf-ring never fills: room for the loop's records (88 and 48
+	 * bytes with their headers) and a quarter more, and 1 MiB for the
+	 * rest of the system's.  bpf-ring-ovw gets what persistent's events
+	 * have together: two buffers per CPU.
+	 */
+	if (!strcmp(c->name, "bpf-ring"))
+		for (bytes = 4096; bytes < calls * 136 * 5 / 4 + (1 << 20);)
+			bytes *= 2;
+	if (!strcmp(c->name, "bpf-ring-ovw"))
+		bytes = 2 * buffer_size * ncpus;
+	snprintf(cmd, sizeof(cmd), PPBPF " load %s %lu", bpf_kind(c), bytes);
+	if (system(cmd))
+		die("%s failed", cmd);
+	bpf_ksyms_save();
+}
+
+/* "recorded N dropped D" from ppbpf unload; bpf-ring must drop nothing. */
+static long long bpf_teardown(struct config *c)
+{
+	long long recorded = -1, dropped = -1;
+	char cmd[128];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), PPBPF " unload %s", bpf_kind(c));
+	f = popen(cmd, "r");
+	if (!f || fscanf(f, "recorded %lld dropped %lld", &recorded,
+			 &dropped) != 2 || pclose(f))
+		die("%s failed", cmd);
+	if (!strcmp(c->name, "bpf-ring") && dropped)
+		die("bpf-ring dropped %lld records: its ring was too small",
+		    dropped);
+	/* The full ring's records are its drops. */
+	return strcmp(c->name, "bpf-ring-full") ? recorded : dropped;
+}
+
 static const char *const perf_record_cmd[] = {
 	"/usr/bin/perf", "record", "-o", "/dev/null", "-e", "raw_syscalls:*",
 	"--", NULL
@@ -1257,6 +1349,22 @@ static struct config configs[] = {
 	CONFIG("lttng-discard", "LTTng, normal session, discard", lttng_setup,
 	       lttng_teardown, 1, NULL),
 	CONFIG("persistent", "persistent events", pp_setup, pp_teardown, 0, NULL),
+	CONFIG("persistent-comm", "persistent events with COMM records, the tool's default",
+	       comm_setup, pp_teardown, 0, NULL),
+	CONFIG("bpf-floor", "BPF: empty tp_btf programs", bpf_setup,
+	       bpf_teardown, 0, NULL),
+	CONFIG("bpf-array", "BPF: per-CPU ring in an mmapable array, overwrite",
+	       bpf_setup, bpf_teardown, 0, NULL),
+	CONFIG("bpf-ring", "BPF ring buffer, never full", bpf_setup,
+	       bpf_teardown, 0, NULL),
+	CONFIG("bpf-ring-full", "BPF ring buffer, full: every record dropped",
+	       bpf_setup, bpf_teardown, 0, NULL),
+	CONFIG("bpf-ring-ovw", "BPF ring buffer, overwrite mode (6.19)",
+	       bpf_setup, bpf_teardown, 0, NULL),
+	CONFIG("bpf-perfbuf", "BPF: bpf_perf_event_output, backward perf buffers",
+	       bpf_setup, bpf_teardown, 0, NULL),
+	CONFIG("bpf-tp", "BPF: classic tracepoint programs, array ring",
+	       bpf_setup, bpf_teardown, 0, NULL),
 	CONFIG("persistent-perf", "persistent events on perf's path",
 	       perf_path_setup, pp_teardown, PERF_PERSISTENT_CREATE_PERF_PATH,
 	       NULL),
@@ -1740,27 +1848,57 @@ static void print_table(void)
 	       side.create_ms, side.destroy_ms);
 }
 
-/* The profiles' lines: what a sample costs against perf's. */
+/*
+ * The RATIO line of each pair of @pairs both of which ran; with @floor,
+ * also the ratio of their own paths, over @floor.
+ */
+static void print_ratios(const char *const (*pairs)[2], unsigned int n,
+			 const struct config *floor)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct config *a = config(pairs[i][0]), *b = config(pairs[i][1]);
+
+		if (a->skip || b->skip)
+			continue;
+		printf("RATIO %s/%s=%.3f\n", a->name, b->name, a->med / b->med);
+		if (floor && !floor->skip && b->med > floor->med)
+			printf("RATIO %s-path/%s-path=%.3f\n", a->name, b->name,
+			       (a->med - floor->med) / (b->med - floor->med));
+	}
+}
+
+/*
+ * The profiles' ratios, whole and each one's own path: over the sampling
+ * alone (prof-floor).
+ */
 static void print_prof_ratios(void)
 {
 	static const char *const pairs[][2] = {
 		{ "prof-g", "prof-record-g" }, { "prof-g", "prof-native-g" },
 		{ "prof", "prof-record" },
 	};
-	struct config *f = config("prof-floor");
-	unsigned int i;
 
-	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		struct config *a = config(pairs[i][0]), *b = config(pairs[i][1]);
+	print_ratios(pairs, sizeof(pairs) / sizeof(pairs[0]), config("prof-floor"));
+}
 
-		if (a->skip || b->skip)
-			continue;
-		printf("RATIO %s/%s=%.3f\n", a->name, b->name, a->med / b->med);
-		/* Each one's own path: over the sampling alone. */
-		if (!f->skip && b->med > f->med)
-			printf("RATIO %s-path/%s-path=%.3f\n", a->name, b->name,
-			       (a->med - f->med) / (b->med - f->med));
-	}
+/*
+ * persistent and persistent-comm against the BPF recorders, ftrace and
+ * LTTng (issue 44's goals, Documentation/benchmark.rst).
+ */
+static void print_bpf_ratios(void)
+{
+	static const char *const pairs[][2] = {
+		{ "persistent", "bpf-array" }, { "persistent", "bpf-ring" },
+		{ "persistent", "bpf-ring-ovw" },
+		{ "persistent-comm", "bpf-array" },
+		{ "persistent-comm", "bpf-ring-ovw" },
+		{ "persistent-comm", "ftrace" }, { "persistent-comm", "lttng" },
+		{ "persistent-comm", "persistent" },
+	};
+
+	print_ratios(pairs, sizeof(pairs) / sizeof(pairs[0]), NULL);
 }
 
 /* The goal's lines (Documentation/benchmark.rst): seconds for 1000 events. */
@@ -1860,14 +1998,17 @@ static void print_text_symbols(void)
 {
 	char line[512], addr[32], type[4], name[256];
 	FILE *f = fopen("/proc/kallsyms", "r");
+	unsigned int i;
 
 	if (!f)
 		die("/proc/kallsyms: %s", strerror(errno));
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%31s %3s %255s", addr, type, name) == 3 &&
+		if (!strstr(line, "[bpf]") && sscanf(line, "%31s %3s %255s", addr, type, name) == 3 &&
 		    strchr("tTwW", type[0]) && !type[1])
 			printf("KSYM %s %s %s\n", addr, type, name);
 	fclose(f);
+	for (i = 0; i < nr_bpf_ksyms; i++)
+		printf("KSYM %s t bpf_jit_code\n", bpf_ksyms[i]);
 }
 
 static void usage(void)
@@ -1939,6 +2080,16 @@ int main(int argc, char **argv)
 		for (i = 1; i < NR_CONFIGS; i++)
 			if (!strncmp(configs[i].name, "lttng", 5))
 				configs[i].skip = 1;
+	/*
+	 * Without ppbpf (make -C bench bpf), the BPF configurations go;
+	 * without the overwriting ring buffer (before 6.19), bpf-ring-ovw.
+	 */
+	for (i = 1; i < NR_CONFIGS; i++)
+		if (!strncmp(configs[i].name, "bpf-", 4) &&
+		    (access(PPBPF, X_OK) ||
+		     (!strcmp(configs[i].name, "bpf-ring-ovw") &&
+		      system(PPBPF " probe ring-ovw"))))
+			configs[i].skip = 1;
 	if (reps < 1 || reps > MAX_REPS)
 		die("-r: 1 to %d rounds", MAX_REPS);
 	self = realpath("/proc/self/exe", NULL);
@@ -2016,6 +2167,7 @@ int main(int argc, char **argv)
 	printf("RATIO kept/persistent=%.3f\n",
 	       config("kept")->med / config("persistent")->med);
 	print_prof_ratios();
+	print_bpf_ratios();
 	print_lifecycle();
 	return 0;
 }
