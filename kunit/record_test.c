@@ -513,12 +513,21 @@ static void pp_record_test_comm_stale(struct kunit *test)
 {
 	struct pp_comm_slot slot = { .pid = 10, .tid = 11, .comm = "worker",
 				     .pos = 1000 };
-	char same[TASK_COMM_LEN] = "worker", other[TASK_COMM_LEN] = "worker2";
+	/* The check reads names as two aligned words. */
+	char same[TASK_COMM_LEN] __aligned(8) = "worker";
+	char other[TASK_COMM_LEN] __aligned(8) = "worker2";
+	char unpadded[TASK_COMM_LEN] __aligned(8) = "worker";
 
 	KUNIT_EXPECT_FALSE(test, pp_record_comm_stale(&slot, 10, 11, same, 1000, 4096));
 	KUNIT_EXPECT_TRUE(test, pp_record_comm_stale(&slot, 10, 12, same, 1000, 4096));
 	KUNIT_EXPECT_TRUE(test, pp_record_comm_stale(&slot, 9, 11, same, 1000, 4096));
 	KUNIT_EXPECT_TRUE(test, pp_record_comm_stale(&slot, 10, 11, other, 1000, 4096));
+	/*
+	 * The check compares all 16 bytes: a name with bytes after its NUL
+	 * (a rename under way) is stale, and the slow path pads it.
+	 */
+	unpadded[10] = 'x';
+	KUNIT_EXPECT_TRUE(test, pp_record_comm_stale(&slot, 10, 11, unpadded, 1000, 4096));
 	/* Positions go down: 2048 bytes newer is still the newer half. */
 	KUNIT_EXPECT_FALSE(test, pp_record_comm_stale(&slot, 10, 11, same, 1000 - 2048, 4096));
 	KUNIT_EXPECT_TRUE(test, pp_record_comm_stale(&slot, 10, 11, same, 1000 - 2056, 4096));

@@ -70,6 +70,7 @@ struct pp_buffer_stats {
  * @pid: its process id
  * @tid: its thread id
  * @comm: its name then, NUL-padded
+ * @comm_words: the same bytes, as the check of each record compares them
  * @pos: the record's position
  *
  * pp_record_sample() writes a COMM record before a task's record when the
@@ -79,7 +80,10 @@ struct pp_buffer_stats {
 struct pp_comm_slot {
 	u32		pid;
 	u32		tid;
-	char		comm[TASK_COMM_LEN];
+	union {
+		char	comm[TASK_COMM_LEN];
+		u64	comm_words[TASK_COMM_LEN / sizeof(u64)];
+	};
 	unsigned long	pos;
 };
 

@@ -227,35 +227,13 @@ void pp_record_fmt_want_comm(struct pp_record_fmt *fmt)
 			 sizeof(u64);
 }
 
-/**
- * pp_record_comm_stale - does a task's record need a COMM record first?
- * @slot: the cache slot of @tid in the buffer
- * @pid: the task's process id
- * @tid: its thread id
- * @comm: its name, NUL-padded to TASK_COMM_LEN
- * @head: the buffer's head (the newest record)
- * @size: the buffer's size
- *
- * Yes unless the slot holds the same task under the same name and its
- * record lies in the newer half of the buffer.  So every record in the
- * newer half has its task's COMM record still held, older than itself;
- * the records of the older half may have lost theirs (readers fall back
- * to naming the pid as it is now).
- */
-bool pp_record_comm_stale(const struct pp_comm_slot *slot, u32 pid, u32 tid,
-			  const char *comm, unsigned long head,
-			  unsigned long size)
-{
-	return slot->tid != tid || slot->pid != pid ||
-	       memcmp(slot->comm, comm, TASK_COMM_LEN) ||
-	       slot->pos - head > size / 2;
-}
-
 /*
- * Store a COMM record of the current task before its record, if the cache
- * says it needs one.  A writer nested in this one runs for the same task
- * (an interrupt or NMI does not change current), so the slot's races cost
- * at most one COMM record too many.  Any context; no lock.
+ * Store a COMM record of the current task before its record: the check
+ * inline (pp_record_comm_needed()) found its slot stale.  The name is
+ * read again, NUL-padded, and checked again against the slot.  A writer
+ * nested in this one runs for the same task (an interrupt or NMI does not
+ * change current), so the slot's races cost at most one COMM record too
+ * many.  Any context; no lock.
  */
 noinline void pp_record_comm(struct pp_buffer *buf,
 			     const struct pp_record_fmt *fmt)
@@ -265,8 +243,8 @@ noinline void pp_record_comm(struct pp_buffer *buf,
 	u64 rec[PP_RECORD_COMM_MAX / sizeof(u64)];
 	struct perf_event_header *hdr = (void *)rec;
 	u64 type = fmt->sample_type, *p;
+	char comm[TASK_COMM_LEN] __aligned(sizeof(u64));
 	struct pp_comm_slot *slot;
-	char comm[TASK_COMM_LEN];
 	unsigned long pos;
 	bool end = false;
 	unsigned int i;

@@ -6,9 +6,12 @@
 #ifndef _PERF_PERSISTENT_RECORD_H
 #define _PERF_PERSISTENT_RECORD_H
 
+#include <linux/compiler.h>
+#include <linux/hash.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 
 #include "buffer.h"
@@ -62,13 +65,64 @@ void pp_record_fmt_init(struct pp_record_fmt *fmt, u64 sample_type, u64 id);
 void pp_record_fmt_want_comm(struct pp_record_fmt *fmt);
 void pp_record_fmt_profile(struct pp_record_fmt *fmt,
 			   const struct perf_event_attr *attr);
-bool pp_record_comm_stale(const struct pp_comm_slot *slot, u32 pid, u32 tid,
-			  const char *comm, unsigned long head,
-			  unsigned long size);
 int pp_record_sample(struct pp_buffer *buf, const struct pp_record_fmt *fmt,
 		     const struct perf_sample_data *data,
 		     struct pt_regs *regs);
 void pp_record_comm(struct pp_buffer *buf, const struct pp_record_fmt *fmt);
+
+/**
+ * pp_record_comm_stale - does a task's record need a COMM record first?
+ * @slot: the cache slot of @tid in the buffer
+ * @pid: the task's process id
+ * @tid: its thread id
+ * @comm: its name (TASK_COMM_LEN bytes, 8-byte aligned), read as it is,
+ *	racily
+ * @head: the buffer's head (the newest record)
+ * @size: the buffer's size
+ *
+ * Yes unless the slot holds the same task under the same name and its
+ * record lies in the newer half of the buffer.  So every record in the
+ * newer half has its task's COMM record still held, older than itself;
+ * the records of the older half may have lost theirs (readers fall back
+ * to naming the pid as it is now).  The name's 16 bytes are compared, as
+ * two words, with the slot's NUL-padded copy: a name equal to it is the
+ * same name, and one with bytes after its NUL (a rename under way) is
+ * stale, which costs one COMM record.  Any context.
+ */
+static __always_inline bool pp_record_comm_stale(const struct pp_comm_slot *slot,
+						 u32 pid, u32 tid,
+						 const char *comm,
+						 unsigned long head,
+						 unsigned long size)
+{
+	const u64 *name = (const u64 *)comm;
+	u64 name0, name1;
+
+	BUILD_BUG_ON(TASK_COMM_LEN != 2 * sizeof(u64));
+	/* A rename may be writing it: read racily, as perf does (above). */
+	name0 = data_race(name[0]);
+	/* The same. */
+	name1 = data_race(name[1]);
+	return slot->tid != tid || slot->pid != pid ||
+	       slot->comm_words[0] != name0 || slot->comm_words[1] != name1 ||
+	       slot->pos - head > size / 2;
+}
+
+/*
+ * Does the current task's record need a COMM record first?  The check of
+ * every record of an event with COMM records, inline: a cache slot, two
+ * ids and two words of the name.  Any context.
+ */
+static __always_inline bool pp_record_comm_needed(struct pp_buffer *buf)
+{
+	struct task_struct *task = current;
+	u32 tid = task_pid_nr(task);
+
+	BUILD_BUG_ON(offsetof(struct task_struct, comm) % sizeof(u64));
+	return pp_record_comm_stale(&buf->comm[hash_32(tid, PP_COMM_SLOTS_BITS)],
+				    task_tgid_nr(task), tid, task->comm,
+				    local_read(pp_buffer_head(buf)), buf->size);
+}
 
 /**
  * pp_record_prepare - what comes before a record of the current task
@@ -87,7 +141,7 @@ static __always_inline bool pp_record_prepare(struct pp_buffer *buf,
 {
 	if (pp_buffer_drop_paused(buf))
 		return false;
-	if (fmt->comm_size)
+	if (fmt->comm_size && unlikely(pp_record_comm_needed(buf)))
 		pp_record_comm(buf, fmt);
 	return true;
 }
