@@ -7,7 +7,8 @@
  *
  * Single-threaded: concurrent writers on other CPUs are not exercised here
  * (each buffer has one writing CPU by design); nesting is simulated by
- * interleaving reserve/commit calls as an interrupt would.
+ * interleaving reserve/commit calls as an interrupt would.  The
+ * single-writer pair is checked against the full protocol.
  */
 #include <kunit/test.h>
 
@@ -16,8 +17,13 @@
 
 #include "../module/buffer.h"
 
-/* A test record: header, sequence number, then a byte pattern of it. */
-static int put_record(struct pp_buffer *buf, unsigned int size, u64 seq)
+/*
+ * A test record: header, sequence number, then a byte pattern of it;
+ * reserved and committed with the full protocol, or with the
+ * single-writer pair (pp_buffer_reserve_single()) if @single.
+ */
+static int put_record_as(struct pp_buffer *buf, unsigned int size, u64 seq,
+			 bool single)
 {
 	struct perf_event_header hdr = {
 		.type = PERF_RECORD_SAMPLE, .size = size,
@@ -26,7 +32,8 @@ static int put_record(struct pp_buffer *buf, unsigned int size, u64 seq)
 	unsigned int i;
 	int ret;
 
-	ret = pp_buffer_reserve(buf, size, &pos);
+	ret = single ? pp_buffer_reserve_single(buf, size, &pos) :
+		       pp_buffer_reserve(buf, size, &pos);
 	if (ret)
 		return ret;
 	pp_buffer_write(buf, pos, &hdr, sizeof(hdr));
@@ -36,8 +43,16 @@ static int put_record(struct pp_buffer *buf, unsigned int size, u64 seq)
 
 		pp_buffer_write(buf, pos + i, &b, 1);
 	}
-	pp_buffer_commit(buf);
+	if (single)
+		pp_buffer_commit_single(buf, pos, size);
+	else
+		pp_buffer_commit(buf);
 	return 0;
+}
+
+static int put_record(struct pp_buffer *buf, unsigned int size, u64 seq)
+{
+	return put_record_as(buf, size, seq, false);
 }
 
 /* Check the record at @pos is intact; return its sequence number. */
@@ -509,6 +524,54 @@ static void pp_buffer_test_nested_no_room(struct kunit *test)
 }
 
 /* The next record up to the accounted head. */
+/*
+ * The single-writer pair, with a record through the full protocol now
+ * and then between (as a COMM record goes before a sample), leaves a
+ * buffer exactly as the full protocol alone does: the same bytes, head,
+ * tail, marks and counts, over many laps and random sizes.  It refuses
+ * what pp_buffer_reserve() refuses, and leaves the nest count at 0.
+ */
+static void pp_buffer_test_single_writer(struct kunit *test)
+{
+	struct pp_buffer *a = new_buffer(test, 2 * PAGE_SIZE);
+	struct pp_buffer *b = new_buffer(test, 2 * PAGE_SIZE);
+	struct pp_buffer_stats sa, sb;
+	unsigned int i, size, nbits = a->size / PP_RECORD_ALIGN;
+	struct rnd_state rnd;
+	unsigned long pos;
+
+	prandom_seed_state(&rnd, 44);
+	for (i = 1; i <= 3000; i++) {
+		size = 16 + 8 * (prandom_u32_state(&rnd) % 80);
+		KUNIT_ASSERT_EQ(test, put_record_as(a, size, i, i % 7), 0);
+		KUNIT_ASSERT_EQ(test, put_record(b, size, i), 0);
+		KUNIT_ASSERT_EQ(test, local_read(&a->nest), 0L);
+		KUNIT_ASSERT_EQ(test, a->done, (unsigned long)a->page->data_head);
+	}
+	pp_buffer_stats(a, &sa);
+	pp_buffer_stats(b, &sb);
+	KUNIT_EXPECT_EQ(test, sa.head, sb.head);
+	KUNIT_EXPECT_EQ(test, sa.tail, sb.tail);
+	KUNIT_EXPECT_EQ(test, sa.written, 3000ULL);
+	KUNIT_EXPECT_EQ(test, sa.written, sb.written);
+	KUNIT_EXPECT_EQ(test, sa.overwritten, sb.overwritten);
+	KUNIT_EXPECT_EQ(test, sa.bytes, sb.bytes);
+	KUNIT_EXPECT_GT(test, sa.overwritten, 2000ULL);
+	KUNIT_EXPECT_EQ(test, sa.written, (u64)walk(test, a, 3000) + sa.overwritten);
+	KUNIT_EXPECT_EQ(test, memcmp(a->data, b->data, a->size), 0);
+	KUNIT_EXPECT_TRUE(test, bitmap_equal(a->starts, b->starts, nbits));
+
+	/* Paused, or larger than the buffer: refused and counted, as before. */
+	KUNIT_EXPECT_EQ(test, pp_buffer_reserve_single(a, 2 * a->size, &pos), -E2BIG);
+	pp_buffer_set_paused(a, true);
+	KUNIT_EXPECT_EQ(test, pp_buffer_reserve_single(a, 64, &pos), -EAGAIN);
+	pp_buffer_stats(a, &sa);
+	KUNIT_EXPECT_EQ(test, sa.dropped, 2ULL);
+	KUNIT_EXPECT_EQ(test, local_read(&a->nest), 0L);
+	pp_buffer_free(a);
+	pp_buffer_free(b);
+}
+
 static int next_oldest(struct pp_buffer *buf, unsigned long *pos, void *rec,
 		       unsigned int max)
 {
@@ -630,6 +693,7 @@ static struct kunit_case pp_buffer_test_cases[] = {
 	KUNIT_CASE(pp_buffer_test_too_big),
 	KUNIT_CASE(pp_buffer_test_nested),
 	KUNIT_CASE(pp_buffer_test_nested_no_room),
+	KUNIT_CASE(pp_buffer_test_single_writer),
 	KUNIT_CASE(pp_buffer_test_history_order),
 	KUNIT_CASE(pp_buffer_test_history_overwrite),
 	KUNIT_CASE(pp_buffer_test_history_too_large),

@@ -23,14 +23,18 @@
  * with local_cmpxchg() on the head.  The outermost writer alone accounts
  * the new records (evicting the overwritten ones, counting statistics) and
  * publishes head and tail when it finishes, as perf_output_put_handle()
- * does.
+ * does.  The buffers of an event whose source fires only in a task have
+ * writers that never nest; they take the single-writer pair,
+ * pp_buffer_reserve_single() and pp_buffer_commit_single().
  */
 #ifndef _PERF_PERSISTENT_BUFFER_H
 #define _PERF_PERSISTENT_BUFFER_H
 
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
+#include <linux/bug.h>
 #include <linux/perf_event.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/seqlock.h>
 #include <linux/types.h>
@@ -170,6 +174,26 @@ static __always_inline local_t *pp_buffer_head(const struct pp_buffer *buf)
 	return (local_t *)&buf->ext->reserve_head;
 }
 
+/*
+ * Enter the buffer as a writer of a record of @size bytes: refuse it,
+ * counted as dropped, while paused (-EAGAIN) or if it is larger than the
+ * buffer (-E2BIG); else raise the nest count, before the head is read
+ * (see pp_buffer_commit()), and return 0.
+ */
+static __always_inline int pp_buffer_enter(struct pp_buffer *buf,
+					   unsigned int size)
+{
+	if (pp_buffer_drop_paused(buf))
+		return -EAGAIN;
+	if (unlikely(size > buf->size)) {
+		local64_inc(&buf->dropped);
+		return -E2BIG;
+	}
+	local_inc(&buf->nest);
+	barrier();
+	return 0;
+}
+
 /**
  * pp_buffer_reserve - claim space for a record of @size bytes
  * @buf: this CPU's buffer
@@ -191,17 +215,11 @@ static inline int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
 				    unsigned long *pos)
 {
 	unsigned long head, new;
+	int ret;
 
-	if (pp_buffer_drop_paused(buf))
-		return -EAGAIN;
-	if (unlikely(size > buf->size)) {
-		local64_inc(&buf->dropped);
-		return -E2BIG;
-	}
-
-	local_inc(&buf->nest);
-	/* Raise the nest count before reading the head; see pp_buffer_commit(). */
-	barrier();
+	ret = pp_buffer_enter(buf, size);
+	if (ret)
+		return ret;
 	do {
 		head = local_read(pp_buffer_head(buf));
 		new = head - size;
@@ -227,6 +245,41 @@ static inline int pp_buffer_reserve(struct pp_buffer *buf, unsigned int size,
 	 */
 	smp_wmb();
 	*pos = new;
+	return 0;
+}
+
+/**
+ * pp_buffer_reserve_single - pp_buffer_reserve() for a buffer whose writers never nest
+ * @buf: this CPU's buffer
+ * @size: record size, a multiple of PP_RECORD_ALIGN
+ * @pos: out: logical position of the record's first byte
+ *
+ * For the buffers of an event whose source fires only in a task (the
+ * syscall tracepoints), on which every writer runs in a task with
+ * preemption disabled: no writer interrupts another on the same buffer,
+ * so every record reserved before was committed, the accounted head is
+ * the head, and the head moves by a plain store.  The record is finished
+ * with pp_buffer_commit_single(); a COMM record in between, reserved and
+ * committed in full, is also fine.  The nest count is still raised, for
+ * the crash dump to see a record in flight (pp_dump_range()).
+ *
+ * Return: 0, -EAGAIN while paused, -E2BIG if the record can never fit.
+ */
+static __always_inline int pp_buffer_reserve_single(struct pp_buffer *buf,
+						    unsigned int size,
+						    unsigned long *pos)
+{
+	unsigned long head;
+	int ret;
+
+	ret = pp_buffer_enter(buf, size);
+	if (ret)
+		return ret;
+	head = local_read(pp_buffer_head(buf)) - size;
+	local_set(pp_buffer_head(buf), head);
+	/* E before F, as in pp_buffer_reserve(). */
+	smp_wmb();
+	*pos = head;
 	return 0;
 }
 
@@ -328,6 +381,24 @@ static __always_inline void pp_buffer_publish(struct pp_buffer *buf,
 	smp_store_release(&buf->page->data_head, head);
 }
 
+/*
+ * Account the one record not yet accounted, at @pos, and publish it: the
+ * commit of a writer that nobody interrupted.  Outermost writer only.
+ */
+static __always_inline void pp_buffer_account_one(struct pp_buffer *buf,
+						  unsigned long pos,
+						  unsigned int size)
+{
+	raw_write_seqcount_begin(&buf->seq);
+	pp_buffer_evict(buf, pos);
+	__set_bit(pp_buffer_slot(buf, pos), buf->starts);
+	buf->written++;
+	buf->bytes += size;
+	WRITE_ONCE(buf->done, pos);
+	pp_buffer_publish(buf, pos);
+	raw_write_seqcount_end(&buf->seq);
+}
+
 /**
  * pp_buffer_commit_one - finish the record reserved at @pos
  * @buf: the buffer
@@ -350,14 +421,7 @@ static __always_inline void pp_buffer_commit_one(struct pp_buffer *buf,
 		pp_buffer_commit(buf);
 		return;
 	}
-	raw_write_seqcount_begin(&buf->seq);
-	pp_buffer_evict(buf, pos);
-	__set_bit(pp_buffer_slot(buf, pos), buf->starts);
-	buf->written++;
-	buf->bytes += size;
-	WRITE_ONCE(buf->done, pos);
-	pp_buffer_publish(buf, pos);
-	raw_write_seqcount_end(&buf->seq);
+	pp_buffer_account_one(buf, pos, size);
 
 	/*
 	 * As in pp_buffer_commit(), leave the nest, then look whether a
@@ -371,6 +435,29 @@ static __always_inline void pp_buffer_commit_one(struct pp_buffer *buf,
 		local_inc(&buf->nest);
 		pp_buffer_commit(buf);
 	}
+}
+
+/**
+ * pp_buffer_commit_single - finish a record pp_buffer_reserve_single() reserved
+ * @buf: the buffer
+ * @pos: the record's position
+ * @size: its size
+ *
+ * The record is the only one not yet accounted: account and publish it,
+ * as pp_buffer_commit_one() does for an outermost writer that nobody
+ * interrupted, without looking for other writers.  In a task, preemption
+ * disabled, on the CPU owning @buf.
+ */
+static __always_inline void pp_buffer_commit_single(struct pp_buffer *buf,
+						    unsigned long pos,
+						    unsigned int size)
+{
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
+		WARN_ON_ONCE(!in_task() || local_read(&buf->nest) != 1 ||
+			     buf->done != pos + size);
+	pp_buffer_account_one(buf, pos, size);
+	barrier();
+	local_dec(&buf->nest);
 }
 
 void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st);

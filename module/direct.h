@@ -62,7 +62,10 @@ struct pp_direct_field {
  *	that the tracepoint did not make: (void *event, unsigned long ip,
  *	int origin, the tracepoint's arguments).  A negative @origin
  *	(PERF_PERSISTENT_ORIGIN_*) replaces the payload's common_pid.  Any
- *	context, preemption disabled
+ *	context, preemption disabled; only a task for a @single encoder
+ * @single: the tracepoint fires only in a task (the syscall ones), so an
+ *	event's writers on a CPU never nest and its records take the
+ *	single-writer reservation (pp_buffer_reserve_single())
  * @fields: returns the payload's fields as generated, and their number in
  *	*@nr
  * @raw_size: size of the fixed part of its payload (struct trace_entry
@@ -80,6 +83,7 @@ struct pp_direct_desc {
 	const struct pp_direct_field *(*fields)(unsigned int *nr);
 	unsigned int	raw_size;
 	bool		preemptible;
+	bool		single;
 };
 
 /* The generated encoders and the lookup among them (direct_events.c). */
@@ -166,6 +170,7 @@ DECLARE_PER_CPU(void *, pp_direct_scratch[PP_DIRECT_LEVELS]);
  * @pos: the record's logical position
  * @size: the record's size
  * @wrapped: @start is scratch, copied into the buffer at the end
+ * @single: the event's writers never nest (pp_buffer_reserve_single())
  * @entry: the payload, in the record (or after it, without RAW)
  * @entry_size: the payload's size (after its u32 size field)
  *
@@ -180,6 +185,7 @@ struct pp_direct_rec {
 	unsigned long		pos;
 	unsigned int		size;
 	bool			wrapped;
+	bool			single;
 	void			*entry;
 	u32			entry_size;
 };
@@ -259,6 +265,7 @@ static __always_inline void *pp_direct_begin_as(struct pp_event *ev,
 						unsigned int data_off,
 						bool holes,
 						unsigned long ip,
+						bool single,
 						u64 type,
 						unsigned int fixed)
 {
@@ -268,11 +275,13 @@ static __always_inline void *pp_direct_begin_as(struct pp_event *ev,
 	rec->ev = ev;
 	rec->pc = pc;
 	rec->buf = buf;
+	rec->single = single;
 	rec->size = fixed;
 	if (type & PERF_SAMPLE_RAW)
 		rec->size += sizeof(u32) + entry_size;
 	rec->entry_size = entry_size;
-	if (pp_buffer_reserve(buf, rec->size, &rec->pos))
+	if (single ? pp_buffer_reserve_single(buf, rec->size, &rec->pos) :
+		     pp_buffer_reserve(buf, rec->size, &rec->pos))
 		return NULL;
 	/*
 	 * Read after the reservation, so records are in time order from the
@@ -314,8 +323,10 @@ static __always_inline void *pp_direct_begin_as(struct pp_event *ev,
  * @data_off: where in it the fields end
  * @holes: whether padding lies between its fields
  * @ip: the IP field
+ * @single: the tracepoint fires only in a task, so the event's writers on
+ *	a CPU never nest: the record takes pp_buffer_reserve_single()
  *
- * Any context, preemption disabled.  The payload's header is filled, and
+ * Any context, preemption disabled (a task with @single).  The payload's header is filled, and
  * every byte that no field will write is zeroed.  (perf's path zeroes only
  * the last 8 bytes and leaves holes and padding as its scratch buffer had
  * them.)  The zeroing is decided at compile time for each payload struct.
@@ -336,7 +347,8 @@ static __always_inline void *pp_direct_begin(void *data,
 					     unsigned int raw_size,
 					     unsigned int data_off,
 					     bool holes,
-					     unsigned long ip)
+					     unsigned long ip,
+					     bool single)
 {
 	struct pp_event *ev = data;
 	struct pp_cpu *pc = this_cpu_ptr(ev->cpus);
@@ -368,10 +380,11 @@ static __always_inline void *pp_direct_begin(void *data,
 
 	if (likely(type == PP_DIRECT_FIELDS))
 		return pp_direct_begin_as(ev, pc, buf, rec, entry_size, raw_size,
-					  data_off, holes, ip, PP_DIRECT_FIELDS,
-					  PP_DIRECT_FIXED_SIZE);
+					  data_off, holes, ip, single,
+					  PP_DIRECT_FIELDS, PP_DIRECT_FIXED_SIZE);
 	return pp_direct_begin_as(ev, pc, buf, rec, entry_size, raw_size,
-				  data_off, holes, ip, type, ev->fmt.fixed_size);
+				  data_off, holes, ip, single, type,
+				  ev->fmt.fixed_size);
 }
 
 /* The payload set a PERIOD other than 1 (__perf_count()): the last fixed field. */
@@ -394,7 +407,10 @@ static __always_inline void pp_direct_end(struct pp_direct_rec *rec)
 {
 	if (unlikely(rec->wrapped))
 		pp_buffer_write(rec->buf, rec->pos, rec->start, rec->size);
-	pp_buffer_commit_one(rec->buf, rec->pos, rec->size);
+	if (rec->single)
+		pp_buffer_commit_single(rec->buf, rec->pos, rec->size);
+	else
+		pp_buffer_commit_one(rec->buf, rec->pos, rec->size);
 	pp_event_after_store(rec->ev, rec->pc, rec->entry, rec->entry_size);
 }
 

@@ -49,7 +49,15 @@
  */
 #include "pp_sched_state.h"
 
+/*
+ * The syscall tracepoints fire only in a task, at a syscall's entry and
+ * exit, and their probes run with preemption disabled: an event's writers
+ * on a CPU never nest, and its records take the single-writer reservation
+ * (buffer.h).  No other encoder's tracepoint is known to fire only in a
+ * task; their writers may nest (a wakeup in an interrupt of a wakeup).
+ */
 #define PP_TRACE_HEADER "trace/events/syscalls.h"
+#define PP_DIRECT_SINGLE true
 #include "direct_stages.h"
 #define PP_TRACE_HEADER "trace/events/sched.h"
 #include "direct_stages.h"

@@ -23,6 +23,14 @@
 #ifndef PP_TRACE_HEADER
 #error "define PP_TRACE_HEADER before including direct_stages.h"
 #endif
+/*
+ * PP_DIRECT_SINGLE, true when the header's tracepoints fire only in a
+ * task, sets struct pp_direct_desc.single for its encoders; false unless
+ * the includer says so.
+ */
+#ifndef PP_DIRECT_SINGLE
+#define PP_DIRECT_SINGLE false
+#endif
 
 #define TRACE_HEADER_MULTI_READ
 /* ras_event.h defines it without taking back the last header's. */
@@ -257,7 +265,7 @@ pp_direct_record_##call(void *__data, unsigned long __ip, int __origin,	\
 				offsetof(struct pp_raw_##call, __data) !=	\
 				sizeof(struct trace_entry) +		\
 				sizeof(struct pp_packed_##call),	\
-				__ip);					\
+				__ip, PP_DIRECT_SINGLE);		\
 	if (!entry)							\
 		return;							\
 	tstruct								\
@@ -335,9 +343,11 @@ static const struct pp_direct_desc pp_direct_desc_##evt __maybe_unused = { \
 	.fields		= pp_direct_fields_##template,			\
 	.raw_size	= sizeof(struct pp_raw_##template),		\
 	.preemptible	= pp_direct_preemptible_##template,		\
+	.single		= PP_DIRECT_SINGLE,				\
 };
 #include PP_TRACE_HEADER
 
 #undef PP_DIRECT_PROBE
 #undef TRACE_HEADER_MULTI_READ
 #undef PP_TRACE_HEADER
+#undef PP_DIRECT_SINGLE
