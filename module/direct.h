@@ -374,8 +374,8 @@ static __always_inline void *pp_direct_begin(void *data,
 		local64_inc(&buf->dropped);
 		return NULL;
 	}
-	/* Without COMM records, the reservation refuses a paused buffer. */
-	if (unlikely(ev->fmt.comm_size) && !pp_record_prepare(buf, &ev->fmt))
+	/* The reservation refuses a paused buffer. */
+	if (unlikely(ev->fmt.comm_size) && !pp_record_comm_first(buf, &ev->fmt))
 		return NULL;
 
 	if (likely(type == PP_DIRECT_FIELDS))

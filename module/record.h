@@ -147,6 +147,28 @@ static __always_inline bool pp_record_prepare(struct pp_buffer *buf,
 }
 
 /**
+ * pp_record_comm_first - pp_record_prepare() for a record reserved next
+ * @buf: the buffer, on this CPU
+ * @fmt: the format of an event with COMM records
+ *
+ * The direct path's: its reservation, right after, refuses a paused
+ * buffer itself, so the pause is tested here only when a COMM record is
+ * needed (and then counted as the one drop).  Any context; no lock.
+ *
+ * Return: false if the record is dropped.
+ */
+static __always_inline bool pp_record_comm_first(struct pp_buffer *buf,
+						 const struct pp_record_fmt *fmt)
+{
+	if (likely(!pp_record_comm_needed(buf)))
+		return true;
+	if (pp_buffer_drop_paused(buf))
+		return false;
+	pp_record_comm(buf, fmt);
+	return true;
+}
+
+/**
  * pp_record_fill_fixed - write a sample's header and fixed-size fields
  * @p: where the record starts (8-byte aligned)
  * @type: the event's sample_type (a constant makes this straight-line code)
