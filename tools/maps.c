@@ -118,28 +118,33 @@ out:
 /*
  * This process's vDSO, the one every 64-bit process of this kernel maps:
  * its image (from the auxiliary vector) and length (its mapping in
- * /proc/self/maps), or NULL.
+ * /proc/self/maps, read once), or NULL.
  */
 static const unsigned char *vdso_image(size_t *len)
 {
-	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
+	static const unsigned char *img;
+	static size_t img_len;
+	static bool looked;
 	unsigned long long start, end;
 	char line[256];
 	FILE *f;
 
-	*len = 0;
-	if (!img)
-		return NULL;
-	f = fopen("/proc/self/maps", "r");
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "[vdso]") &&
-		    sscanf(line, "%llx-%llx", &start, &end) == 2 &&
-		    start == (uintptr_t)img)
-			*len = end - start;
-	fclose(f);
-	return *len ? img : NULL;
+	if (!looked) {
+		looked = true;
+		img = (const void *)getauxval(AT_SYSINFO_EHDR);
+		f = img ? fopen("/proc/self/maps", "r") : NULL;
+		while (f && fgets(line, sizeof(line), f))
+			if (strstr(line, "[vdso]") &&
+			    sscanf(line, "%llx-%llx", &start, &end) == 2 &&
+			    start == (uintptr_t)img)
+				img_len = end - start;
+		if (f)
+			fclose(f);
+		if (!img_len)
+			img = NULL;
+	}
+	*len = img_len;
+	return img;
 }
 
 /* The build-id of the ELF image @img of @len bytes, from its notes, or 0. */
