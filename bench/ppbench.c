@@ -1045,12 +1045,17 @@ static const char *bpf_kind(const struct config *c)
  */
 static char bpf_ksyms[64][32];
 static unsigned int nr_bpf_ksyms;
+/* ppbench insns: the instruction count's report names the addresses. */
+static int counting;
 
 static void bpf_ksyms_save(void)
 {
 	char line[512], addr[32];
-	FILE *f = fopen("/proc/kallsyms", "r");
+	FILE *f;
 
+	if (!counting)
+		return;
+	f = fopen("/proc/kallsyms", "r");
 	if (!f)
 		die("/proc/kallsyms: %s", strerror(errno));
 	while (fgets(line, sizeof(line), f) && nr_bpf_ksyms < 64)
@@ -2108,6 +2113,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (insns) {
+		counting = 1;
 		if (!calls)
 			calls = 10000;
 		/*

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/magic.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -39,10 +40,8 @@
 #define PIN_DIR		"/sys/fs/bpf/ppbench"
 #define PERFBUF_PID	"/tmp/ppbpf-perfbuf.pid"
 #define PERFBUF_BYTES	"/tmp/ppbpf-perfbuf.bytes"
-#define BPF_FS_MAGIC_	0xcafe4a11
 /* Not in 6.1's UAPI headers: the ring buffer's overwrite mode (6.19). */
 #define RB_OVERWRITE	(1U << 19)
-#define RING_SIZE	(64 * 1024)
 /* Sizes of a sys_enter and a sys_exit record in perfbuf's buffers. */
 #define PERFBUF_PAIR	(96 + 56)
 #define PERFBUF_PAGES	16
@@ -105,7 +104,7 @@ static void bpffs_mount(void)
 {
 	struct statfs st;
 
-	if (statfs("/sys/fs/bpf", &st) || st.f_type != BPF_FS_MAGIC_)
+	if (statfs("/sys/fs/bpf", &st) || st.f_type != BPF_FS_MAGIC)
 		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL))
 			die("mount bpffs: %s", strerror(errno));
 	if (mkdir(PIN_DIR, 0700) && errno != EEXIST)
@@ -181,11 +180,10 @@ static void perfbuf_open(struct bpf_map *map, int ncpus)
 	for (cpu = 0; cpu < ncpus; cpu++)
 		bytes -= (long long)__atomic_load_n(&pg[cpu]->data_head,
 						    __ATOMIC_ACQUIRE);
-	f = fopen(PERFBUF_BYTES, "w");
-	if (f) {
-		fprintf(f, "%lld\n", bytes);
-		fclose(f);
-	}
+	/* Whole or not at all: unload waits for the name. */
+	f = fopen(PERFBUF_BYTES ".tmp", "w");
+	if (f && fprintf(f, "%lld\n", bytes) > 0 && !fclose(f))
+		rename(PERFBUF_BYTES ".tmp", PERFBUF_BYTES);
 	_exit(0);
 }
 
@@ -270,20 +268,28 @@ static int load(const char *kind, unsigned long bytes)
 	return 0;
 }
 
-/* Records in the array ring of every CPU. */
-static long long count_array(int fd, int ncpus)
+/*
+ * Records in the array ring of every CPU: the count after each element's
+ * head, elements of the map's value size rounded to 8 bytes, one per CPU.
+ */
+static long long count_array(int fd)
 {
-	size_t elem = (16 + RING_SIZE + 128 + 7) & ~7UL;
-	size_t len = elem * ncpus;
+	struct bpf_map_info info = {};
+	__u32 ilen = sizeof(info);
+	long page = sysconf(_SC_PAGESIZE);
+	size_t elem, len;
 	long long n = 0;
 	char *p;
-	int cpu;
+	__u32 cpu;
 
-	len = (len + sysconf(_SC_PAGESIZE) - 1) & ~(sysconf(_SC_PAGESIZE) - 1);
+	if (bpf_obj_get_info_by_fd(fd, &info, &ilen))
+		die("array info: %s", strerror(errno));
+	elem = (info.value_size + 7) & ~7UL;
+	len = (elem * info.max_entries + page - 1) & ~(page - 1);
 	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		die("mmap of the array: %s", strerror(errno));
-	for (cpu = 0; cpu < ncpus; cpu++)
+	for (cpu = 0; cpu < info.max_entries; cpu++)
 		n += ((unsigned long long *)(p + cpu * elem))[1];
 	munmap(p, len);
 	return n;
@@ -341,7 +347,11 @@ static long long read_ll(const char *path)
 	return v;
 }
 
-/* Stop perfbuf's child; the records it saw, from its buffers' heads. */
+/*
+ * Stop perfbuf's child; the records it saw, from its buffers' heads, once
+ * it has written them (a minute at most: it has only to read 2 words a
+ * CPU).
+ */
 static long long perfbuf_stop(void)
 {
 	pid_t pid = read_ll(PERFBUF_PID);
@@ -351,19 +361,20 @@ static long long perfbuf_stop(void)
 	unlink(PERFBUF_BYTES);
 	if (pid <= 0 || kill(pid, SIGTERM))
 		die("perfbuf's child: %s", strerror(errno));
-	for (i = 0; i < 1000 && !kill(pid, 0); i++)
+	for (i = 0; i < 6000 && access(PERFBUF_BYTES, F_OK); i++)
 		usleep(10000);
 	unlink(PERFBUF_PID);
 	bytes = read_ll(PERFBUF_BYTES);
 	unlink(PERFBUF_BYTES);
-	return bytes < 0 ? -1 : bytes * 2 / PERFBUF_PAIR;
+	if (bytes < 0)
+		die("perfbuf's child wrote no count");
+	return bytes * 2 / PERFBUF_PAIR;
 }
 
 static int unload(const char *kind)
 {
 	const char *prefix = prog_prefix(kind), *mname = kind_map(kind);
 	long long recorded = 0, dropped = 0;
-	int ncpus = libbpf_num_possible_cpus();
 	char path[256];
 	int fd;
 
@@ -373,7 +384,7 @@ static int unload(const char *kind)
 		if (fd < 0)
 			die("%s: %s", path, strerror(errno));
 		if (!strcmp(mname, "ring"))
-			recorded = count_array(fd, ncpus);
+			recorded = count_array(fd);
 		else if (!strcmp(mname, "rb"))
 			recorded = count_ring(fd, !strcmp(kind, "ring-ovw"));
 		else
