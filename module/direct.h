@@ -326,10 +326,11 @@ static __always_inline void *pp_direct_begin_as(struct pp_event *ev,
  * @single: the tracepoint fires only in a task, so the event's writers on
  *	a CPU never nest: the record takes pp_buffer_reserve_single()
  *
- * Any context, preemption disabled (a task with @single).  The payload's header is filled, and
- * every byte that no field will write is zeroed.  (perf's path zeroes only
- * the last 8 bytes and leaves holes and padding as its scratch buffer had
- * them.)  The zeroing is decided at compile time for each payload struct.
+ * Any context, preemption disabled (a task with @single).  The payload's
+ * header is filled, and every byte that no field will write is zeroed.
+ * (perf's path zeroes only the last 8 bytes and leaves holes and padding
+ * as its scratch buffer had them.)  The zeroing is decided at compile time
+ * for each payload struct.
  * The fields the tool records by default get their own copy of the code,
  * with the layout known at compile time.
  *
