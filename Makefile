@@ -9,6 +9,8 @@
 #   make demo           boot a guest and show persistent events working
 #   make check          every test (what CI runs)
 #   make bench          the benchmark: what recording costs (not a test)
+#   make coverage       the lines and branches of module/ the tests run
+#   make fuzz           the long fuzzing campaigns [DURATION=s ROUNDS=n]
 #   make help           all targets
 
 # A lab kernel (scripts/lab-kernel: fetched into the cache on first use).
@@ -38,7 +40,7 @@ KERNEL_SOURCES := $(filter-out module/direct_stages.h module/pp_sched_state.h mo
 	include/uapi/linux/*.h kunit/*.c tests/kmod/*.c))
 
 .PHONY: all module kdir w1 sparse checkpatch static kunit tests tools bench pictures \
-	tools-check guest-files guest-test demo check dkms-check install \
+	tools-check guest-files guest-test demo check coverage fuzz dkms-check install \
 	install-boot-config uninstall \
 	htmldocs clean help
 
@@ -116,6 +118,19 @@ demo:
 check:
 	scripts/check
 
+# What the tests leave unexecuted (Documentation/testing.rst, "Coverage"):
+# the lines and branches of module/ that make check's suites run, per file,
+# an HTML report in coverage/html/; not part of make check.
+coverage:
+	scripts/coverage
+
+# The long campaigns for before a release (Documentation/testing.rst,
+# "Fuzzing"): the ioctl fuzzer steered by coverage for DURATION seconds
+# (default 600), its new inputs added to tests/fuzz-corpus/, and a previous
+# boot's region damaged ROUNDS ways (default 1000); not part of make check.
+fuzz:
+	scripts/fuzz $(or $(DURATION),600) $(or $(ROUNDS),1000)
+
 # The benchmark (Documentation/benchmark.rst); not part of make check.
 bench:
 	scripts/bench
@@ -175,7 +190,7 @@ clean:
 	rm -rf .w1.log .sparse.log Documentation/output
 
 help:
-	@sed -n '3,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "  make w1 | sparse | checkpatch | static   static checks"
 	@echo "  make kunit                               KUnit suites via kunit.py"
 	@echo "  make guest-test [T=NAME...]              guest tests (all by default)"
