@@ -143,7 +143,7 @@ static void prev_test_roundtrip(struct kunit *test)
 	struct pp_found_event *fe;
 	struct pp_buffer_stats st;
 
-	pp_previous_find(&c->r);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
 	KUNIT_EXPECT_TRUE(test, pp_previous_boot.found);
 	KUNIT_EXPECT_STREQ(test, pp_previous_boot.boot_id, "boot-a");
 	KUNIT_EXPECT_EQ(test, pp_previous_boot.text_delta, 0L);
@@ -177,7 +177,7 @@ static void prev_test_same_boot(struct kunit *test)
 	struct prev_ctx *c = test->priv;
 
 	strscpy(c->r.boot_id, "boot-a", sizeof(c->r.boot_id));
-	pp_previous_find(&c->r);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
 	KUNIT_EXPECT_FALSE(test, pp_previous_boot.found);
 	KUNIT_EXPECT_NULL(test, prev_found(test));
 }
@@ -203,7 +203,7 @@ static void prev_test_header(struct kunit *test)
 	h->magic = 0;
 	KUNIT_EXPECT_EQ(test, pp_region_header_check(h, c->r.size, &why),
 			-ENODATA);
-	pp_previous_find(&c->r);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
 	KUNIT_EXPECT_FALSE(test, pp_previous_boot.found);
 	KUNIT_EXPECT_NULL(test, prev_found(test));
 }
@@ -239,7 +239,7 @@ static void prev_test_descriptor(struct kunit *test)
 	d->name[0] ^= 1;
 	KUNIT_EXPECT_NULL(test, pp_region_desc_check(c->r.mem, c->r.size, page,
 						     &why));
-	pp_previous_find(&c->r);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
 	KUNIT_EXPECT_TRUE(test, pp_previous_boot.found);
 	KUNIT_EXPECT_EQ(test, pp_previous_boot.bad, 1U);
 	KUNIT_EXPECT_NULL(test, prev_found(test));
@@ -247,7 +247,7 @@ static void prev_test_descriptor(struct kunit *test)
 	/* A slot pointing outside: dropped, counted. */
 	prev_reset_found();
 	h->slots[c->k.slot] = NR_PAGES + 5;
-	pp_previous_find(&c->r);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
 	KUNIT_EXPECT_EQ(test, pp_previous_boot.bad, 1U);
 	KUNIT_EXPECT_NULL(test, prev_found(test));
 	h->slots[c->k.slot] = page;
@@ -262,7 +262,7 @@ static void prev_test_cpu_table(struct kunit *test)
 
 	/* A buffer running past the end of the region. */
 	d->cpus[0] = NR_PAGES - 1;
-	pp_previous_find(&c->r);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
 	fe = prev_found(test);
 	KUNIT_ASSERT_NOT_NULL(test, fe);
 	KUNIT_ASSERT_EQ(test, fe->nr, 1U);
@@ -273,7 +273,7 @@ static void prev_test_cpu_table(struct kunit *test)
 	/* Another event's control page. */
 	prev_reset_found();
 	c->buf->ext->id = EV_ID + 1;
-	pp_previous_find(&c->r);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
 	fe = prev_found(test);
 	KUNIT_ASSERT_NOT_NULL(test, fe);
 	KUNIT_EXPECT_EQ(test, fe->cpus[0].stop, PP_FOUND_PAGE);
@@ -291,7 +291,7 @@ static void prev_test_records(struct kunit *test)
 
 	/* The newest record's time, torn: it alone is dropped. */
 	pp_buffer_write(c->buf, head + TIME_AT, &bad, sizeof(bad));
-	pp_previous_find(&c->r);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
 	fe = prev_found(test);
 	KUNIT_ASSERT_NOT_NULL(test, fe);
 	KUNIT_EXPECT_EQ(test, fe->cpus[0].stop, PP_FOUND_WHOLE);
@@ -304,7 +304,7 @@ static void prev_test_records(struct kunit *test)
 	prev_reset_found();
 	pp_buffer_write(c->buf, head + TIME_AT, &(u64){ T0 + 300 }, sizeof(u64));
 	pp_buffer_write(c->buf, head + 2 * REC + 6, &(u16){ 12 }, sizeof(u16));
-	pp_previous_find(&c->r);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
 	fe = prev_found(test);
 	KUNIT_ASSERT_NOT_NULL(test, fe);
 	KUNIT_EXPECT_EQ(test, fe->cpus[0].stop, PP_FOUND_SIZE);
@@ -320,7 +320,7 @@ static void prev_test_records(struct kunit *test)
 	pp_buffer_write(c->buf, head + 2 * REC + 6, &(u16){ REC }, sizeof(u16));
 	h->clock[0].local = T0 - PP_REGION_CLOCK_SLACK - 1;
 	h->clock[1].local = h->clock[0].local;
-	pp_previous_find(&c->r);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
 	fe = prev_found(test);
 	KUNIT_ASSERT_NOT_NULL(test, fe);
 	KUNIT_EXPECT_EQ(test, fe->cpus[0].stop, PP_FOUND_TIME);
@@ -336,7 +336,7 @@ static void prev_test_keep_end(struct kunit *test)
 	struct prev_ctx *c = test->priv;
 
 	pp_region_keep_end(&c->r, &c->k);
-	pp_previous_find(&c->r);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
 	KUNIT_EXPECT_TRUE(test, pp_previous_boot.found);
 	KUNIT_EXPECT_NULL(test, prev_found(test));
 	KUNIT_EXPECT_EQ(test, pp_previous_boot.bad, 0U);

@@ -612,7 +612,8 @@ int pp_event_start(struct pp_event *ev)
 
 	/* Its descriptor in the region, before any of its buffers. */
 	if (ev->kept) {
-		if (!pp_region.hdr)
+		/* Formatted at the end of the load (pp_region_commit()). */
+		if (!smp_load_acquire(&pp_region.hdr))
 			return -ENXIO;
 		ret = pp_region_keep_begin(&pp_region, &ev->keep, ev->entry.id,
 					   ev->entry.name, ev->tp_name,

@@ -183,31 +183,49 @@ void pp_region_format(struct pp_region *r)
 	h->crc = pp_region_header_crc(h);
 	pp_region_clock_write(h, &h->clock[0]);
 	h->clock_seq = 1;
-	r->hdr = h;
+	/* Published to CREATE with KEEP (event.c) once it is whole. */
+	smp_store_release(&r->hdr, h);
 }
 
 /**
- * pp_region_start - take the region into use for this boot
+ * pp_region_start - read the region, for this boot to take it
  * @r: the region, set up (pp_region_setup())
  *
- * Takes what the previous boot left in it (pp_previous_find()), then
- * formats it and starts the clock refresh and the notifiers.  Module init,
- * process context.
+ * Takes what the previous boot left in it (pp_previous_find()) and sets up
+ * its page map; nothing is written to it until pp_region_commit().  Module
+ * init, process context.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0 or -ENOMEM (the region as it was: the next load reads it
+ * again).
  */
 int pp_region_start(struct pp_region *r)
 {
 	int ret;
 
 	pp_region_read_boot_id(r);
-	pp_previous_find(r);
+	ret = pp_previous_find(r);
+	if (ret)
+		return ret;
 	ret = pp_region_pages_init(r, r->size >> PAGE_SHIFT, 1);
-	if (ret) {
+	if (ret)
 		/* Nothing will make events of what was found. */
 		pp_previous_forget();
-		return ret;
-	}
+	return ret;
+}
+
+/**
+ * pp_region_commit - take the region into use for this boot
+ * @r: the region, started (pp_region_start())
+ *
+ * Formats it and starts the clock refresh and the notifiers.  Called once
+ * the load can no longer fail, after the previous boot's events are
+ * published: a load that fails before leaves the region as the previous
+ * boot left it.  Until then no event can be kept in it (every writer
+ * checks @r->hdr: a CREATE with KEEP made while the module is still
+ * loading fails with ENXIO).  Module init, process context.
+ */
+void pp_region_commit(struct pp_region *r)
+{
 	pp_region_format(r);
 	INIT_DELAYED_WORK(&r->clock_work, pp_region_clock_refresh);
 	queue_delayed_work(system_power_efficient_wq, &r->clock_work,
@@ -216,22 +234,23 @@ int pp_region_start(struct pp_region *r)
 	atomic_notifier_chain_register(&panic_notifier_list, &r->panic_nb);
 	r->reboot_nb.notifier_call = pp_region_reboot;
 	register_reboot_notifier(&r->reboot_nb);
-	return 0;
 }
 
 /*
- * Module exit, process context: every event is gone, so the directory is
- * empty, and the next boot finds no previous events.
+ * Module exit, or a load that failed after pp_region_start(); process
+ * context.  At exit every event is gone, so the directory is empty, and
+ * the next boot finds no previous events.  A load that failed before
+ * pp_region_commit() wrote nothing to the region.
  */
 void pp_region_stop(struct pp_region *r)
 {
-	if (!r->hdr)
-		return;
-	unregister_reboot_notifier(&r->reboot_nb);
-	atomic_notifier_chain_unregister(&panic_notifier_list, &r->panic_nb);
-	cancel_delayed_work_sync(&r->clock_work);
+	if (r->hdr) {
+		unregister_reboot_notifier(&r->reboot_nb);
+		atomic_notifier_chain_unregister(&panic_notifier_list, &r->panic_nb);
+		cancel_delayed_work_sync(&r->clock_work);
+		r->hdr = NULL;
+	}
 	pp_region_pages_exit(r);
-	r->hdr = NULL;
 }
 
 /*

@@ -283,8 +283,13 @@ static int set_load_trigger(char *entry)
 	return ret;
 }
 
-/* Make an event of each the previous boot kept (previous.h). */
-static void publish_previous(void)
+/*
+ * Make an event of each the previous boot kept (previous.h).  Memory too
+ * short for one fails the load (-ENOMEM), before the region is formatted
+ * (pp_region_commit()): the next load finds them all again.  An event
+ * this kernel cannot show for another reason is logged and passed over.
+ */
+static int publish_previous(void)
 {
 	struct pp_found_event *fe, *tmp;
 	u32 id;
@@ -297,6 +302,11 @@ static void publish_previous(void)
 		strscpy(name, fe->name, sizeof(name));
 		/* The event takes @fe, or frees it. */
 		ret = pp_ops_create_previous(fe, NULL, NULL, &id);
+		if (ret == -ENOMEM) {
+			pr_err("previous boot: %s: no memory to show it: not loading, the region left as it is\n",
+			       name);
+			return ret;
+		}
 		if (ret)
 			pr_err("previous boot: %s: cannot show it: %d\n", name,
 			       ret);
@@ -304,6 +314,7 @@ static void publish_previous(void)
 			pr_info("previous boot: %s is event %u (instances/previous.%s)\n",
 				name, id, name);
 	}
+	return 0;
 }
 
 static int __init pp_init(void)
@@ -371,7 +382,12 @@ static int __init pp_init(void)
 	if (ret)
 		goto err_control;
 
-	publish_previous();
+	ret = publish_previous();
+	if (ret)
+		goto err_previous;
+	/* Nothing can fail the load from here: this boot takes the region. */
+	if (*region)
+		pp_region_commit(&pp_region);
 	pp_boot_errors_publish();
 	pp_fw_errors_publish();
 	take_entries(events, "events", create_load_event);
@@ -380,6 +396,10 @@ static int __init pp_init(void)
 	pr_info("version %s loaded\n", PP_VERSION);
 	return 0;
 
+err_previous:
+	/* The previous boot's events made so far; the rest are forgotten. */
+	pp_ops_destroy_all();
+	pp_dump_exit();
 err_control:
 	pp_control_exit();
 err_instances:

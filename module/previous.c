@@ -220,8 +220,8 @@ const void *pp_region_maps_check(const struct pp_region_maps *a, u64 avail,
 	return NULL;
 }
 
-/* Keep a copy of the mappings table the area at @page holds. */
-static void pp_previous_maps(const struct pp_region *r, u32 page)
+/* Keep a copy of the mappings table the area at @page holds; -ENOMEM. */
+static int pp_previous_maps(const struct pp_region *r, u32 page)
 {
 	struct pp_previous_boot *pb = &pp_previous_boot;
 	const void *copy;
@@ -234,18 +234,16 @@ static void pp_previous_maps(const struct pp_region *r, u32 page)
 	if (!copy) {
 		pr_warn("previous boot: the profiles' mappings dropped: %s\n",
 			why);
-		return;
+		return 0;
 	}
 	pb->maps = kvmalloc(max_t(size_t, len, 1), GFP_KERNEL);
-	if (pb->maps)
-		memcpy(pb->maps, copy, len);
-	if (!pb->maps) {
-		pr_warn("previous boot: no memory for the profiles' mappings\n");
-		return;
-	}
+	if (!pb->maps)
+		return -ENOMEM;
+	memcpy(pb->maps, copy, len);
 	pb->maps_len = len;
 	pr_info("previous boot: the profiles' mappings of %u processes found\n",
 		pb->maps_processes);
+	return 0;
 }
 
 /**
@@ -329,11 +327,11 @@ void pp_found_event_free(struct pp_found_event *fe)
 	kfree(fe);
 }
 
-/* Check and copy one CPU's buffer of @d into @fc. */
-static void pp_found_cpu(const struct pp_region *r,
-			 const struct pp_region_desc *d, unsigned int cpu,
-			 const struct pp_found_rules *rules,
-			 struct pp_found_cpu *fc)
+/* Check and copy one CPU's buffer of @d into @fc; -ENOMEM. */
+static int pp_found_cpu(const struct pp_region *r,
+			const struct pp_region_desc *d, unsigned int cpu,
+			const struct pp_found_rules *rules,
+			struct pp_found_cpu *fc)
 {
 	struct pp_buffer view = {}, *buf;
 	struct pp_buffer_found f;
@@ -343,7 +341,7 @@ static void pp_found_cpu(const struct pp_region *r,
 	if (pp_region_cpu_check(r->mem, r->size, d, cpu, &view, pos) ||
 	    pp_buffer_found(&view, pos[0], pos[1], pos[2], rules, &f)) {
 		fc->stop = PP_FOUND_PAGE;
-		return;
+		return 0;
 	}
 	fc->stop = f.stop;
 	fc->torn = f.torn;
@@ -351,19 +349,16 @@ static void pp_found_cpu(const struct pp_region *r,
 	if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
 		fc->stop = PP_FOUND_ABSENT;
 		fc->untrusted = pos[1] - pos[0];
-		return;
+		return 0;
 	}
 	buf = pp_buffer_alloc(view.size);
-	if (IS_ERR(buf)) {
-		fc->stop = PP_FOUND_NOMEM;
-		fc->untrusted = pos[1] - pos[0];
-		return;
-	}
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 	if (pp_buffer_adopt(buf, &view, f.head, f.tail)) {
 		pp_buffer_free(buf);
 		fc->stop = PP_FOUND_PAGE;
 		fc->untrusted = pos[1] - pos[0];
-		return;
+		return 0;
 	}
 	buf->ext->sample_type = ((const struct perf_event_attr *)d->attr)->sample_type;
 	buf->ext->id = d->id;
@@ -371,9 +366,13 @@ static void pp_found_cpu(const struct pp_region *r,
 	/* Nothing records into it; it is read as it is. */
 	pp_buffer_set_paused(buf, true);
 	fc->buf = buf;
+	return 0;
 }
 
-/* Check and copy the event @d describes; NULL if out of memory. */
+/*
+ * Check and copy the event @d describes; NULL if out of memory for it or
+ * for any of its CPUs' buffers.
+ */
 static struct pp_found_event *pp_found_event(const struct pp_region *r,
 					     const struct pp_region_desc *d,
 					     u64 max_time)
@@ -402,9 +401,15 @@ static struct pp_found_event *pp_found_event(const struct pp_region *r,
 		}
 	}
 	pp_found_rules_init(&rules, fe->attr.sample_type, max_time);
-	for (cpu = 0; cpu < d->nr_cpus && fe->nr < n; cpu++)
-		if (READ_ONCE(d->cpus[cpu]))
-			pp_found_cpu(r, d, cpu, &rules, &fe->cpus[fe->nr++]);
+	for (cpu = 0; cpu < d->nr_cpus && fe->nr < n; cpu++) {
+		if (!READ_ONCE(d->cpus[cpu]))
+			continue;
+		if (pp_found_cpu(r, d, cpu, &rules, &fe->cpus[fe->nr])) {
+			pp_found_event_free(fe);
+			return NULL;
+		}
+		fe->nr++;
+	}
 	return fe;
 }
 
@@ -435,10 +440,14 @@ static void pp_found_event_log(const struct pp_found_event *fe)
  * pp_previous_find - take what the previous boot left in the region
  * @r: the region, mapped and not yet formatted for this boot
  *
- * Fills pp_previous_boot.  Module init, process context.  Failures are
- * logged, never fatal: at worst nothing is found.
+ * Fills pp_previous_boot.  Module init, process context.  What is damaged
+ * is dropped and logged; memory too short to copy what the previous boot
+ * kept fails the load, so that the region is not formatted and the next
+ * load finds it all again.
+ *
+ * Return: 0, or -ENOMEM (nothing kept: pp_previous_forget() done).
  */
-void pp_previous_find(struct pp_region *r)
+int pp_previous_find(struct pp_region *r)
 {
 	struct pp_previous_boot *pb = &pp_previous_boot;
 	const struct pp_region_header *h = r->mem;
@@ -451,11 +460,11 @@ void pp_previous_find(struct pp_region *r)
 
 	if (pp_region_header_check(h, r->size, &why)) {
 		pr_info("region: no previous boot: %s\n", why);
-		return;
+		return 0;
 	}
 	if (!strcmp(h->boot_id, r->boot_id)) {
 		pr_info("region: written by this boot (the module was reloaded): no previous boot\n");
-		return;
+		return 0;
 	}
 	pb->found = true;
 	strscpy(pb->boot_id, h->boot_id, sizeof(pb->boot_id));
@@ -479,8 +488,8 @@ void pp_previous_find(struct pp_region *r)
 		if (page < r->size >> PAGE_SHIFT &&
 		    READ_ONCE(*(const u64 *)(r->mem + (u64)page * PAGE_SIZE)) ==
 		    PP_REGION_MAPS_MAGIC) {
-			if (!pb->maps)
-				pp_previous_maps(r, page);
+			if (!pb->maps && pp_previous_maps(r, page))
+				goto err_nomem;
 			continue;
 		}
 		d = pp_region_desc_check(r->mem, r->size, page, &why);
@@ -491,10 +500,8 @@ void pp_previous_find(struct pp_region *r)
 			continue;
 		}
 		fe = pp_found_event(r, d, max_time);
-		if (!fe) {
-			pr_warn("previous boot: %s: no memory to keep it\n", d->name);
-			continue;
-		}
+		if (!fe)
+			goto err_nomem;
 		fe->clock = pb->clock;
 		pp_found_event_log(fe);
 		list_add_tail(&fe->node, &pb->list);
@@ -505,6 +512,14 @@ void pp_previous_find(struct pp_region *r)
 		pb->end == PP_REGION_END_PANIC ? "a panic" :
 		pb->end == PP_REGION_END_REBOOT ? "a reboot" : "a reset",
 		pb->events, pb->bad);
+	return 0;
+
+err_nomem:
+	pr_warn("previous boot: no memory to keep its events: not loading, the region left as it is\n");
+	pp_previous_forget();
+	pb->events = 0;
+	pb->found = false;
+	return -ENOMEM;
 }
 
 /* Free the found events no one made events of; process context. */

@@ -105,7 +105,7 @@ int pp_region_cpu_check(const void *mem, u64 size,
 void pp_found_rules_init(struct pp_found_rules *rules, u64 sample_type,
 			 u64 max_time);
 
-void pp_previous_find(struct pp_region *r);
+int pp_previous_find(struct pp_region *r);
 void pp_found_event_free(struct pp_found_event *fe);
 void pp_previous_forget(void);
 const void *pp_region_maps_check(const struct pp_region_maps *a, u64 avail,

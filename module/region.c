@@ -132,11 +132,25 @@ static int region_claim(struct pp_region *r)
 		       r->size, &r->start, covered);
 		return -ENXIO;
 	}
-	r->res = request_mem_region(r->start, r->size, "perf_persistent region");
-	if (!r->res) {
+	/*
+	 * A claim of another driver is a busy resource anywhere in the tree
+	 * (ramoops' in the "Reserved" range memmap= made).  Looked for first,
+	 * because request_mem_region() fails the same way when it has no
+	 * memory for the claim.
+	 */
+	covered = 0;
+	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_MEM | IORESOURCE_BUSY,
+			    r->start, end, &covered, region_add_reserved);
+	if (covered) {
 		pr_err("region=%llx@%pa: overlaps memory another driver claimed (see /proc/iomem)\n",
 		       r->size, &r->start);
 		return -EBUSY;
+	}
+	r->res = request_mem_region(r->start, r->size, "perf_persistent region");
+	if (!r->res) {
+		pr_err("region=%llx@%pa: cannot claim it: out of memory\n",
+		       r->size, &r->start);
+		return -ENOMEM;
 	}
 	return 0;
 }
@@ -154,7 +168,8 @@ static int region_claim(struct pp_region *r)
  * label (not -ENOENT, which modprobe reports as an unknown symbol); -EBUSY
  * for a range that holds System RAM or that a driver claimed; -ENXIO for a
  * range not all reserved at boot (a hole, a device's registers); -ENOSPC
- * for a region smaller than PP_REGION_MIN; -ENOMEM if it cannot be mapped.
+ * for a region smaller than PP_REGION_MIN; -ENOMEM if it cannot be claimed
+ * or mapped.
  */
 int pp_region_setup(struct pp_region *r, const char *param)
 {

@@ -253,6 +253,7 @@ void pp_region_pages_free(struct pp_region *r, unsigned long first,
 
 /* keep.c: the region in use by this boot. */
 int pp_region_start(struct pp_region *r);
+void pp_region_commit(struct pp_region *r);
 void pp_region_format(struct pp_region *r);
 void pp_region_stop(struct pp_region *r);
 int pp_region_keep_begin(struct pp_region *r, struct pp_region_keep *k,
