@@ -10,6 +10,9 @@
  *                                          from the inputs FILE... (the
  *                                          corpus); prints each input it
  *                                          keeps ("fuzz: keep HEX")
+ * pp-fuzz -k SECONDS -R [-s SEED]          the same with random inputs
+ *                                          only, never mutated: what
+ *                                          random calls reach, to compare
  *
  * Random and mutated arguments for every ioctl: bad pointers (NULL, kernel
  * addresses, unmapped, unaligned), struct sizes from 0 to past a page,
@@ -489,6 +492,7 @@ static unsigned long *cover;
 static unsigned long text_lo = ~0UL, text_hi;
 static unsigned char seen[SEEN_BITS / 8];
 static unsigned long nseen;
+static int random_only;		/* -R */
 
 /* The module's code, from its symbols: the blocks KCOV reports there. */
 static void module_text(void)
@@ -637,14 +641,14 @@ static int steered(unsigned int seconds, char **files, int nfiles)
 	if (!nseen && ncorpus)
 		return printf("fuzz: FAILED: KCOV saw no block of the module (not built with KCOV_INSTRUMENT?)\n"), 1;
 	while (!failed && time(NULL) - start < seconds) {
-		if (ncorpus && random() % 8) {
+		if (ncorpus && !random_only && random() % 8) {
 			x = corpus[random() % ncorpus];
+			mutate(&x);
 		} else {
 			x.len = 4 * (1 + random() % 64);
 			for (i = 0; i < (int)x.len; i++)
 				x.bytes[i] = random();
 		}
-		mutate(&x);
 		execs++;
 		if (run_covered(&x) && ncorpus < CORPUS_MAX) {
 			corpus[ncorpus++] = x;
@@ -669,7 +673,7 @@ int main(int argc, char **argv)
 	int fd, opt, replay = 0, i;
 
 	seed = getpid() ^ time(NULL);
-	while ((opt = getopt(argc, argv, "n:s:rk:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:rk:R")) != -1) {
 		if (opt == 'n')
 			iterations = strtoul(optarg, NULL, 0);
 		else if (opt == 's')
@@ -678,6 +682,8 @@ int main(int argc, char **argv)
 			replay = 1;
 		else if (opt == 'k')
 			seconds = strtoul(optarg, NULL, 0);
+		else if (opt == 'R')
+			random_only = 1;
 		else
 			return 2;
 	}
