@@ -74,6 +74,14 @@ leak_check() {
 	check_eq "kmemleak: the failures leaked nothing" "" "$(grep -A12 unreferenced $km)"
 }
 
+# walks ROW ERRNO ARGS...: pp-failnth ARGS, whose every failure must give
+# ERRNO: the row of Documentation/errors.rst these walks test
+# (scripts/errno-check reads the lines).
+walks() {
+	shift 2
+	failnth "$@"
+}
+
 # failnth ARGS...: pp-failnth's TAP as this script's.
 failnth() {
 	pp-failnth "$@" >/tmp/failnth 2>&1
@@ -91,29 +99,25 @@ modargs="region=$REGION"
 if [ "$STEP" = walk ]; then
 	modprobe perf_persistent "$modargs" || exit 1
 	pp_log_mark
-	failnth open create-tp create-perf-path create-syscall create-comm \
-		create-callchain create-breakpoint create-task \
+	walks E153 ENOMEM open create-tp create-perf-path create-syscall \
+		create-comm create-callchain create-breakpoint create-task \
 		create-cgroup create-keep attach reader mmap trigger watch \
 		watch-overflow maps
 	pp_unload
 	# Every part of the load: the region (this boot's), load-time events
 	# of three kinds with COMM records, a trigger between them.  Each try
-	# is a module load, so one allocation in seven is failed (with every
-	# later one): the sites the walk passes over are those between two
-	# it fails, each met by the tries before and after it.
-	failnth -s 7 "load=$modargs events=sched:sched_switch/16K,?mce:mce_record,raw_syscalls:sys_enter/8K comm=1 triggers=sched_switch:mce_record+sys_enter/count=5"
+	# is a module load (a second and more on this kernel), so one
+	# allocation in twelve is failed, with every later one: the walk
+	# passes over the sites between two it fails, each of which the
+	# shortage of the try before meets too, in its own unwinding.
+	walks E154 ENOMEM -s 12 "load=$modargs events=sched:sched_switch/16K,?mce:mce_record,raw_syscalls:sys_enter/8K comm=1 triggers=sched_switch:mce_record+sys_enter/count=5"
 	check "kernel log clean after the walks" pp_log_clean
 	leak_check
 
 	# What the next run must find after its failed loads; the module
 	# stays loaded (an unload would empty the region's directory).
 	modprobe perf_persistent "$modargs" || exit 1
-	pp_inject_mce 0 0xbe00000000800400 2
-	pp_wait_stat mce_record written 1
-	perf persistent create -d --keep-across-reboot -m 16K -n switches \
-		sched:sched_switch >/dev/null || exit 1
-	pp_wait_stat switches overwritten 1
-	perf persistent pause mce_record switches >/dev/null
+	pp_keep_switches 16K || exit 1
 	for n in mce_record switches; do
 		echo "==== script $n"
 		perf persistent script "$n"
@@ -125,7 +129,7 @@ else
 	# others loads all the same (each is logged).  The walk ends at the
 	# first load that succeeds (-e): its unload would take the previous
 	# boot's events with it.
-	failnth -e -s 10 "load=$modargs events="
+	walks E155 ENOMEM -e -s 25 "load=$modargs events="
 	check "the module is loaded" test -d /sys/module/perf_persistent
 	check_eq "no kept descriptor was dropped" 0 \
 		"$(cat "$PP_SYS/previous_boot/dropped_descriptors" 2>/dev/null)"

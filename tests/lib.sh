@@ -177,6 +177,19 @@ pp_inject_mce() {
 	taskset -c "${1:-0}" sh -c "echo ${3:-1} > $_pp_d/bank"
 }
 
+# pp_keep_switches SIZE: what a reset is to keep, with the module loaded
+# with region=: one MCE in the load-time mce_record, and context switches
+# in an event kept across a reboot, "switches" (SIZE a CPU), until its
+# buffers wrap; both paused, so that what is printed of them stays.
+pp_keep_switches() {
+	pp_inject_mce 0 0xbe00000000800400 2
+	pp_wait_stat mce_record written 1
+	perf persistent create -d --keep-across-reboot -m "$1" -n switches \
+		sched:sched_switch >/dev/null || return 1
+	pp_wait_stat switches overwritten 1
+	perf persistent pause mce_record switches >/dev/null
+}
+
 # The machine errors the suites make, and the load-time event that records
 # them: machine checks through mce-inject where the kernel has
 # mce:mce_record (x86), else memory-controller errors (ras:mc_event)

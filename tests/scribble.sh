@@ -61,12 +61,7 @@ if [ -e "$PP_SYS/previous_boot/end" ]; then
 	exit
 fi
 
-pp_inject_mce 0 0xbe00000000800400 2
-pp_wait_stat mce_record written 1
-perf persistent create -d --keep-across-reboot -m 16K -n switches \
-	sched:sched_switch >/dev/null || exit 1
-pp_wait_stat switches overwritten 1
-perf persistent pause mce_record switches >/dev/null
+pp_keep_switches 16K || exit 1
 echo "==== script switches"
 perf persistent script switches
 
