@@ -437,9 +437,13 @@ if [ -e $icp ]; then
 		"$(grep -vxFf /tmp/idle_off.all /tmp/idle_on.top)"
 	check_eq "the frequent walked idle chains come from the cache too" "" \
 		"$(grep -vxFf /tmp/idle_on.all /tmp/idle_off.top)"
+	# A chain the cache gave is one it had walked, and gave again: three
+	# times or more.  A rarer kind (an interrupt's entry code as the
+	# outermost frame, seen once on 6.12) may be in one run's sample and
+	# not the other's.
 	awk '{ print $NF }' /tmp/idle_off.chains | sort -u >/tmp/idle_off.outer
-	check_eq "every idle chain ends where a walked one does" "" \
-		"$(awk '{ print $NF }' /tmp/idle_on.chains | sort -u | grep -vxFf /tmp/idle_off.outer)"
+	check_eq "every idle chain seen three times ends where a walked one does" "" \
+		"$(awk '$1 >= 3 { print $NF }' /tmp/idle_on.chains | sort -u | grep -vxFf /tmp/idle_off.outer)"
 else
 	skip "the idle chains with and without the cache" "the cache is x86-64's"
 fi
