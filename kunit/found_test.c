@@ -3,7 +3,8 @@
  * KUnit tests for pp_buffer_found() (module/buffer.c): what of a buffer
  * found after a reset is kept, and why not more: a whole window, a writer
  * caught mid-record, torn and oversized records, foreign types, times
- * after the last clock or out of order, and impossible positions.
+ * after the last clock or out of order, fields that do not fit their
+ * record, and impossible positions.
  */
 #include <kunit/test.h>
 
@@ -191,6 +192,108 @@ static void found_test_times(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f.records, 4ULL);
 }
 
+/*
+ * A sample with a RAW field, as a tracepoint's: header, time, then the u32
+ * size of payload and padding (REC - 20 fits the record), then them.
+ */
+static unsigned long push_raw(struct found_ctx *c, u64 time, u32 raw_size)
+{
+	struct perf_event_header hdr = { .type = PERF_RECORD_SAMPLE,
+					 .size = REC };
+	u8 rec[REC] = {};
+
+	memcpy(rec, &hdr, sizeof(hdr));
+	memcpy(rec + TIME_OFF, &time, sizeof(time));
+	memcpy(rec + TIME_OFF + sizeof(time), &raw_size, sizeof(raw_size));
+	c->head -= REC;
+	pp_buffer_write(&c->buf, c->head, rec, REC);
+	return c->head;
+}
+
+/*
+ * A COMM record: header, pid and tid, 8 bytes of name (NUL-terminated
+ * when shorter), then its sample_id's TIME.
+ */
+#define COMM_REC	32
+#define COMM_NAME	16
+static unsigned long push_comm(struct found_ctx *c, const char *name,
+			       u64 time)
+{
+	struct perf_event_header hdr = { .type = PERF_RECORD_COMM,
+					 .size = COMM_REC };
+	u8 rec[COMM_REC] = {};
+
+	memcpy(rec, &hdr, sizeof(hdr));
+	memcpy(rec + COMM_NAME, name, min_t(size_t, strlen(name), 8));
+	memcpy(rec + COMM_NAME + 8, &time, sizeof(time));
+	c->head -= COMM_REC;
+	pp_buffer_write(&c->buf, c->head, rec, COMM_REC);
+	return c->head;
+}
+
+/*
+ * Each record's fields must fill it exactly, as the readers decode them
+ * (decode.h): a RAW size that runs past its record or stops short of it,
+ * a COMM name with no terminator.  The walk stops at such a record; the
+ * newest alone, torn, is dropped and the walk goes on.
+ */
+static void found_test_fields(struct kunit *test)
+{
+	struct found_ctx *c = test->priv;
+	unsigned long second, comm, newest;
+	struct pp_buffer_found f;
+
+	c->rules.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	c->rules.scratch = kunit_kzalloc(test, PP_FOUND_SCRATCH, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->rules.scratch);
+	push_raw(c, 10, REC - 20);
+	second = push_raw(c, 20, REC - 20);
+	comm = push_comm(c, "abc", 25);
+	newest = push_raw(c, 30, REC - 20);
+	KUNIT_ASSERT_EQ(test, pp_buffer_found(&c->buf, c->head, 0, c->head,
+					      &c->rules, &f), 0);
+	KUNIT_EXPECT_EQ(test, f.stop, PP_FOUND_WHOLE);
+	KUNIT_EXPECT_EQ(test, f.records, 4ULL);
+
+	/* The RAW size one damaged byte made larger (region-fuzz seed 20332). */
+	pp_buffer_write(&c->buf, second + 16, &(u32){ REC - 12 }, sizeof(u32));
+	KUNIT_ASSERT_EQ(test, pp_buffer_found(&c->buf, c->head, 0, c->head,
+					      &c->rules, &f), 0);
+	KUNIT_EXPECT_EQ(test, f.stop, PP_FOUND_FIELDS);
+	KUNIT_EXPECT_EQ(test, f.records, 2ULL);
+	KUNIT_EXPECT_EQ(test, f.tail, second);
+	/* Smaller than the record. */
+	pp_buffer_write(&c->buf, second + 16, &(u32){ REC - 28 }, sizeof(u32));
+	KUNIT_ASSERT_EQ(test, pp_buffer_found(&c->buf, c->head, 0, c->head,
+					      &c->rules, &f), 0);
+	KUNIT_EXPECT_EQ(test, f.stop, PP_FOUND_FIELDS);
+	KUNIT_EXPECT_EQ(test, f.tail, second);
+	/* A size that leaves the fields after it unaligned. */
+	pp_buffer_write(&c->buf, second + 16, &(u32){ REC - 22 }, sizeof(u32));
+	KUNIT_ASSERT_EQ(test, pp_buffer_found(&c->buf, c->head, 0, c->head,
+					      &c->rules, &f), 0);
+	KUNIT_EXPECT_EQ(test, f.stop, PP_FOUND_FIELDS);
+	pp_buffer_write(&c->buf, second + 16, &(u32){ REC - 20 }, sizeof(u32));
+
+	/* A task name that fills its space: no terminator. */
+	pp_buffer_write(&c->buf, comm + COMM_NAME, "abcdefgh", 8);
+	KUNIT_ASSERT_EQ(test, pp_buffer_found(&c->buf, c->head, 0, c->head,
+					      &c->rules, &f), 0);
+	KUNIT_EXPECT_EQ(test, f.stop, PP_FOUND_FIELDS);
+	KUNIT_EXPECT_EQ(test, f.records, 1ULL);
+	KUNIT_EXPECT_EQ(test, f.tail, comm);
+	pp_buffer_write(&c->buf, comm + COMM_NAME, "abc\0\0\0\0\0", 8);
+
+	/* The newest, torn: dropped alone. */
+	pp_buffer_write(&c->buf, newest + 16, &(u32){ 0 }, sizeof(u32));
+	KUNIT_ASSERT_EQ(test, pp_buffer_found(&c->buf, c->head, 0, c->head,
+					      &c->rules, &f), 0);
+	KUNIT_EXPECT_EQ(test, f.stop, PP_FOUND_WHOLE);
+	KUNIT_EXPECT_EQ(test, f.torn, 1U);
+	KUNIT_EXPECT_EQ(test, f.head, comm);
+	KUNIT_EXPECT_EQ(test, f.records, 3ULL);
+}
+
 /* A window larger than the buffer cannot have been published. */
 static void found_test_impossible(struct kunit *test)
 {
@@ -211,6 +314,7 @@ static struct kunit_case found_test_cases[] = {
 	KUNIT_CASE(found_test_overrun),
 	KUNIT_CASE(found_test_sizes),
 	KUNIT_CASE(found_test_times),
+	KUNIT_CASE(found_test_fields),
 	KUNIT_CASE(found_test_impossible),
 	{}
 };

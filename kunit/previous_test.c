@@ -4,8 +4,9 @@
  * for a kept event, read back by previous.c as the next boot does, and
  * every way a damaged region is refused or cut short: a bad magic, another
  * layout version, a damaged header, a descriptor pointing outside the
- * region or damaged, a CPU table entry pointing outside or at another
- * event's buffer, a torn newest record, and a reload in the same boot.
+ * region or damaged, a descriptor found twice, a CPU table entry pointing
+ * outside or at another event's buffer, a torn newest record, and a
+ * reload in the same boot.
  * The region here is kernel memory; its physical address is made up (no
  * test maps it).
  */
@@ -268,6 +269,8 @@ static void prev_test_cpu_table(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, fe->nr, 1U);
 	KUNIT_EXPECT_EQ(test, fe->cpus[0].stop, PP_FOUND_PAGE);
 	KUNIT_EXPECT_NULL(test, fe->cpus[0].buf);
+	/* How much it held cannot be known: all it could hold is lost. */
+	KUNIT_EXPECT_EQ(test, fe->cpus[0].untrusted, (u64)PAGE_SIZE);
 	d->cpus[0] = first;
 
 	/* Another event's control page. */
@@ -277,7 +280,29 @@ static void prev_test_cpu_table(struct kunit *test)
 	fe = prev_found(test);
 	KUNIT_ASSERT_NOT_NULL(test, fe);
 	KUNIT_EXPECT_EQ(test, fe->cpus[0].stop, PP_FOUND_PAGE);
+	KUNIT_EXPECT_EQ(test, fe->cpus[0].untrusted, (u64)PAGE_SIZE);
 	c->buf->ext->id = EV_ID;
+}
+
+/*
+ * Two slots leading to the same event, as when damage copies one
+ * descriptor's page over another's (region-fuzz seed 20131): the second
+ * is dropped and counted, not left for the load to fail to show.
+ */
+static void prev_test_twice(struct kunit *test)
+{
+	struct prev_ctx *c = test->priv;
+	struct pp_region_header *h = c->r.mem;
+	u32 other = (c->k.slot + 1) % h->nr_slots;
+
+	KUNIT_ASSERT_NE(test, other, c->k.slot);
+	KUNIT_ASSERT_EQ(test, h->slots[other], 0U);
+	h->slots[other] = h->slots[c->k.slot];
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
+	KUNIT_EXPECT_EQ(test, pp_previous_boot.events, 1U);
+	KUNIT_EXPECT_EQ(test, pp_previous_boot.bad, 1U);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&pp_previous_boot.list));
+	h->slots[other] = 0;
 }
 
 static void prev_test_records(struct kunit *test)
@@ -368,6 +393,7 @@ static struct kunit_case prev_test_cases[] = {
 	KUNIT_CASE(prev_test_header),
 	KUNIT_CASE(prev_test_descriptor),
 	KUNIT_CASE(prev_test_cpu_table),
+	KUNIT_CASE(prev_test_twice),
 	KUNIT_CASE(prev_test_records),
 	KUNIT_CASE(prev_test_keep_end),
 	KUNIT_CASE(prev_test_full),

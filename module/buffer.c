@@ -41,6 +41,7 @@
 #include <linux/vmalloc.h>
 
 #include "buffer.h"
+#include "perf_persistent/decode.h"
 
 /*
  * Memory.  Every buffer counts against one limit shared by all of them
@@ -528,6 +529,45 @@ void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st)
 	st->dropped = local64_read(&buf->dropped);
 }
 
+/*
+ * Check the record at @pos of a found buffer, of @hdr, at most @room bytes
+ * before the window's end: PP_FOUND_WHOLE if it obeys @rules.  Its time,
+ * when it has one, goes to @time (else U64_MAX), for the order check.
+ */
+static enum pp_found_stop pp_found_record(const struct pp_buffer *buf,
+					  unsigned long pos,
+					  const struct perf_event_header *hdr,
+					  unsigned long room,
+					  const struct pp_found_rules *rules,
+					  u64 newer, u64 *time)
+{
+	struct pp_decoded d;
+
+	*time = U64_MAX;
+	if (hdr->size < sizeof(*hdr) || hdr->size % PP_RECORD_ALIGN)
+		return PP_FOUND_SIZE;
+	if (hdr->size > room)
+		return PP_FOUND_CROSS;
+	if (hdr->type != PERF_RECORD_SAMPLE && hdr->type != PERF_RECORD_COMM)
+		return PP_FOUND_TYPE;
+	/* Its fields fill it exactly, as every reader decodes them. */
+	if (rules->scratch) {
+		pp_buffer_read(buf, pos, rules->scratch, hdr->size);
+		if (pp_decode_regs(rules->scratch, hdr->size, rules->sample_type,
+				   rules->regs_mask, &d))
+			return PP_FOUND_FIELDS;
+	}
+	if (hdr->type == PERF_RECORD_SAMPLE && rules->time_off >= 0 &&
+	    rules->time_off + sizeof(*time) <= hdr->size) {
+		pp_buffer_read(buf, pos + rules->time_off, time, sizeof(*time));
+		if (*time > rules->max_time ||
+		    (newer != U64_MAX && *time > newer &&
+		     *time - newer > rules->slack))
+			return PP_FOUND_TIME;
+	}
+	return PP_FOUND_WHOLE;
+}
+
 /**
  * pp_buffer_found - how much of a buffer found after a reset can be trusted
  * @buf: the buffer: only its data area and size are read
@@ -543,8 +583,9 @@ void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st)
  * ends @size after @reserve at the latest.  The walk goes from the newest
  * record to older ones and stops at the first that breaks a rule: from
  * there on nothing is trusted.  The newest record alone may be dropped
- * and the walk go on, when only its time is wrong: its size was sound.
- * Pure, bounded by @buf->size / 8 steps.
+ * and the walk go on, when only its time or its fields are wrong: its
+ * header, and so its size, reached memory, and the rest of it may not
+ * have.  Pure, bounded by @buf->size / 8 steps.
  *
  * Return: 0; -EINVAL when the published positions cannot be (a window
  * larger than the buffer): then nothing is kept.
@@ -557,6 +598,7 @@ int pp_buffer_found(const struct pp_buffer *buf, unsigned long head,
 	unsigned long pos = head, end = tail;
 	u64 newer = U64_MAX, t;
 	struct perf_event_header hdr;
+	enum pp_found_stop bad;
 
 	memset(f, 0, sizeof(*f));
 	f->head = head;
@@ -569,52 +611,30 @@ int pp_buffer_found(const struct pp_buffer *buf, unsigned long head,
 		f->stop = PP_FOUND_OVERRUN;
 	}
 	while (pos != end) {
-		enum pp_found_stop bad = PP_FOUND_WHOLE;
-
 		if (end - pos < sizeof(hdr)) {
-			bad = PP_FOUND_CROSS;
-			goto stop;
+			f->stop = PP_FOUND_CROSS;
+			break;
 		}
 		pp_buffer_read(buf, pos, &hdr, sizeof(hdr));
-		if (hdr.size < sizeof(hdr) || hdr.size % PP_RECORD_ALIGN)
-			bad = PP_FOUND_SIZE;
-		else if (hdr.size > end - pos)
-			bad = PP_FOUND_CROSS;
-		else if (hdr.type != PERF_RECORD_SAMPLE &&
-			 hdr.type != PERF_RECORD_COMM)
-			bad = PP_FOUND_TYPE;
-		if (bad)
-			goto stop;
-		if (hdr.type == PERF_RECORD_SAMPLE && rules->time_off >= 0 &&
-		    rules->time_off + sizeof(t) <= hdr.size) {
-			pp_buffer_read(buf, pos + rules->time_off, &t, sizeof(t));
-			if (t > rules->max_time ||
-			    (newer != U64_MAX && t > newer &&
-			     t - newer > rules->slack)) {
-				/*
-				 * The newest record, published but torn (its
-				 * header reached memory, not all of it): drop
-				 * it alone, since its size says where the
-				 * next one starts.
-				 */
-				if (pos == head && !f->torn) {
-					f->torn = 1;
-					pos += hdr.size;
-					f->head = pos;
-					continue;
-				}
-				bad = PP_FOUND_TIME;
-				goto stop;
-			}
-			newer = t;
+		bad = pp_found_record(buf, pos, &hdr, end - pos, rules, newer,
+				      &t);
+		if ((bad == PP_FOUND_TIME || bad == PP_FOUND_FIELDS) &&
+		    pos == head && !f->torn) {
+			/* The newest record, published but torn: drop it alone. */
+			f->torn = 1;
+			pos += hdr.size;
+			f->head = pos;
+			continue;
 		}
+		if (bad) {
+			f->stop = bad;
+			break;
+		}
+		if (t != U64_MAX)
+			newer = t;
 		f->records++;
 		f->bytes += hdr.size;
 		pos += hdr.size;
-		continue;
-stop:
-		f->stop = bad;
-		break;
 	}
 	f->tail = pos;
 	return 0;

@@ -467,7 +467,9 @@ void pp_buffer_stats(struct pp_buffer *buf, struct pp_buffer_stats *st);
  * a size under 8 or not a multiple of 8; CROSS, a record running past the
  * window; TYPE, a record type the module never writes; TIME, a sample's
  * time after the last clock, or later than the next newer one's by more
- * than the slack.  WHOLE: every published record was kept.  PAGE, the
+ * than the slack; FIELDS, fields that do not fill the record exactly (as
+ * the readers decode them: a RAW size, a callchain's length, a COMM name
+ * without its NUL).  WHOLE: every published record was kept.  PAGE, the
  * buffer's control page is not one of its event's, or its positions
  * cannot be; ABSENT, this boot has no such CPU; NOMEM, no memory (or
  * memory_limit_mb) for its copy: nothing of the buffer is kept then.
@@ -479,6 +481,7 @@ enum pp_found_stop {
 	PP_FOUND_CROSS,
 	PP_FOUND_TYPE,
 	PP_FOUND_TIME,
+	PP_FOUND_FIELDS,
 	/* Not from the walk: the buffer's control page (previous.c) ... */
 	PP_FOUND_PAGE,
 	/* ... or a CPU this boot does not have, or no memory for the copy. */
@@ -495,12 +498,22 @@ enum pp_found_stop {
  * @slack: how much later than the next newer record a record's time may
  *	be: a writer that took its time and was interrupted before it
  *	reserved lands newer than the interrupting writer's record
+ * @sample_type: the event's, whose fields each record must fill exactly
+ * @regs_mask: its sample_regs_user, for the length of a REGS_USER field
+ * @scratch: PP_FOUND_SCRATCH bytes, where each record is copied whole to
+ *	be decoded; NULL checks sizes, types and times only
  */
 struct pp_found_rules {
 	int	time_off;
 	u64	max_time;
 	u64	slack;
+	u64	sample_type;
+	u64	regs_mask;
+	void	*scratch;
 };
+
+/* Room for the largest record: its size is a u16. */
+#define PP_FOUND_SCRATCH	(U16_MAX + 1)
 
 /**
  * struct pp_buffer_found - what can be trusted of a buffer found after a reset

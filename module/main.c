@@ -307,12 +307,15 @@ static int publish_previous(void)
 			       name);
 			return ret;
 		}
-		if (ret)
+		if (ret) {
+			/* Dropped as a damaged descriptor is: counted. */
+			pp_previous_boot.bad++;
 			pr_err("previous boot: %s: cannot show it: %d\n", name,
 			       ret);
-		else
+		} else {
 			pr_info("previous boot: %s is event %u (instances/previous.%s)\n",
 				name, id, name);
+		}
 	}
 	return 0;
 }

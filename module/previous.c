@@ -44,6 +44,7 @@ static const char * const pp_found_stop_names[PP_FOUND_NR] = {
 	[PP_FOUND_CROSS]	= "cross",
 	[PP_FOUND_TYPE]		= "type",
 	[PP_FOUND_TIME]		= "time",
+	[PP_FOUND_FIELDS]	= "fields",
 	[PP_FOUND_PAGE]		= "page",
 	[PP_FOUND_ABSENT]	= "absent",
 	[PP_FOUND_NOMEM]	= "nomem",
@@ -298,12 +299,15 @@ int pp_region_cpu_check(const void *mem, u64 size,
  * @sample_type: the event's
  * @max_time: no record may be later
  *
- * Pure.  A sample's time follows its header and the IDENTIFIER, IP and
- * TID fields it has, in perf's order.
+ * The caller sets @rules->regs_mask and @rules->scratch.  Pure.  A
+ * sample's time follows its header and the IDENTIFIER, IP and TID fields
+ * it has, in perf's order.
  */
 void pp_found_rules_init(struct pp_found_rules *rules, u64 sample_type,
 			 u64 max_time)
 {
+	memset(rules, 0, sizeof(*rules));
+	rules->sample_type = sample_type;
 	rules->time_off = -1;
 	if (sample_type & PERF_SAMPLE_TIME)
 		rules->time_off = sizeof(struct perf_event_header) + sizeof(u64) *
@@ -340,7 +344,9 @@ static int pp_found_cpu(const struct pp_region *r,
 	fc->cpu = cpu;
 	if (pp_region_cpu_check(r->mem, r->size, d, cpu, &view, pos) ||
 	    pp_buffer_found(&view, pos[0], pos[1], pos[2], rules, &f)) {
+		/* How much it held cannot be known: all it could hold. */
 		fc->stop = PP_FOUND_PAGE;
+		fc->untrusted = d->buffer_size;
 		return 0;
 	}
 	fc->stop = f.stop;
@@ -375,7 +381,7 @@ static int pp_found_cpu(const struct pp_region *r,
  */
 static struct pp_found_event *pp_found_event(const struct pp_region *r,
 					     const struct pp_region_desc *d,
-					     u64 max_time)
+					     u64 max_time, void *scratch)
 {
 	const char *format = (const char *)&d->cpus[d->nr_cpus];
 	struct pp_found_rules rules;
@@ -401,6 +407,8 @@ static struct pp_found_event *pp_found_event(const struct pp_region *r,
 		}
 	}
 	pp_found_rules_init(&rules, fe->attr.sample_type, max_time);
+	rules.regs_mask = fe->attr.sample_regs_user;
+	rules.scratch = scratch;
 	for (cpu = 0; cpu < d->nr_cpus && fe->nr < n; cpu++) {
 		if (!READ_ONCE(d->cpus[cpu]))
 			continue;
@@ -436,6 +444,17 @@ static void pp_found_event_log(const struct pp_found_event *fe)
 		fe->name, records, fe->nr, bad, untrusted);
 }
 
+/* Is an event of this name found already? */
+static bool pp_found_named(const char *name)
+{
+	const struct pp_found_event *fe;
+
+	list_for_each_entry(fe, &pp_previous_boot.list, node)
+		if (!strcmp(fe->name, name))
+			return true;
+	return false;
+}
+
 /**
  * pp_previous_find - take what the previous boot left in the region
  * @r: the region, mapped and not yet formatted for this boot
@@ -455,6 +474,7 @@ int pp_previous_find(struct pp_region *r)
 	struct pp_found_event *fe;
 	const char *why;
 	unsigned int i;
+	void *scratch;
 	u64 max_time;
 	u32 seq;
 
@@ -479,6 +499,9 @@ int pp_previous_find(struct pp_region *r)
 		pb->end = PP_REGION_END_UNKNOWN;
 	/* A record can be later than the last clock pair the region got. */
 	max_time = pb->clock.local + PP_REGION_CLOCK_SLACK;
+	scratch = kvmalloc(PP_FOUND_SCRATCH, GFP_KERNEL);
+	if (!scratch)
+		goto err_nomem;
 
 	for (i = 0; i < h->nr_slots; i++) {
 		u32 page = READ_ONCE(h->slots[i]);
@@ -499,7 +522,17 @@ int pp_previous_find(struct pp_region *r)
 				i, page, why);
 			continue;
 		}
-		fe = pp_found_event(r, d, max_time);
+		/*
+		 * Two slots lead to one event when damage copied a
+		 * descriptor's page over another's: keep the first.
+		 */
+		if (pp_found_named(d->name)) {
+			pb->bad++;
+			pr_warn("previous boot: descriptor %u (page %u) dropped: another descriptor holds %s\n",
+				i, page, d->name);
+			continue;
+		}
+		fe = pp_found_event(r, d, max_time, scratch);
 		if (!fe)
 			goto err_nomem;
 		fe->clock = pb->clock;
@@ -512,9 +545,11 @@ int pp_previous_find(struct pp_region *r)
 		pb->end == PP_REGION_END_PANIC ? "a panic" :
 		pb->end == PP_REGION_END_REBOOT ? "a reboot" : "a reset",
 		pb->events, pb->bad);
+	kvfree(scratch);
 	return 0;
 
 err_nomem:
+	kvfree(scratch);
 	pr_warn("previous boot: no memory to keep its events: not loading, the region left as it is\n");
 	pp_previous_forget();
 	pb->events = 0;

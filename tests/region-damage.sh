@@ -151,6 +151,7 @@ short() {
 	"its size runs outside"*) echo size ;;
 	"it holds values"*) echo values ;;
 	"no copy is whole") echo copies ;;
+	"another descriptor holds"*) echo twice ;;
 	*) echo "$1" | tr ' ' '-' ;;
 	esac
 }
@@ -202,7 +203,7 @@ check_round() {
 			unshown=$((unshown + 1))
 		done </tmp/unshown
 		counted=$(cat "$PP_SYS/previous_boot/dropped_descriptors")
-		[ "$counted" = $((lines + unshown)) ] && [ "$logged" = "$counted" ] || {
+		[ "$counted" = $((lines + unshown)) ] && [ "$counted" = $((logged + unshown)) ] || {
 			why "dropped_descriptors $counted, $lines 'dropped' lines, the summary says $logged dropped, and $unshown events were found and not shown:"
 			sed 's/^/  | /' /tmp/unshown >>/tmp/why
 		}
@@ -218,7 +219,7 @@ check_round() {
 			while read -r cpu stop _ untrusted; do
 				case "$stop" in
 				whole) continue ;;
-				overrun | size | cross | type | time | page | absent | nomem) ;;
+				overrun | size | cross | type | time | fields | page | absent | nomem) ;;
 				*) why "$n: CPU $cpu stopped for no known reason: '$stop'" ;;
 				esac
 				echo "cpu-$stop" >>/tmp/kinds

@@ -183,8 +183,9 @@ static inline int pp_decode_regs(const void *rec, __u32 len,
 	if (sample_type & PERF_SAMPLE_RAW) {
 		const __u32 *raw = (const __u32 *)p;
 
-		if (p >= end || (const char *)(raw + 1) + raw[0] >
-		    (const char *)end)
+		/* The u32 size and the payload end on an 8-byte boundary. */
+		if (p >= end || raw[0] % 8 != 4 ||
+		    (const char *)(raw + 1) + raw[0] > (const char *)end)
 			return -1;
 		d->raw_size = raw[0];
 		d->raw = raw + 1;
