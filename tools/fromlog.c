@@ -377,6 +377,7 @@ int dump_print_event(const struct pp_dump_event *ev, FILE *out, bool newest,
 	for (cpu = 0; cpu < ev->nr_cpus; cpu++) {
 		const struct pp_dump_stream *st = &ev->cpus[cpu];
 		void *img;
+		long bad;
 
 		if (st->skipped)
 			pp_error("%s: CPU %u was mid-record when the kernel crashed: not in the dump",
@@ -393,8 +394,14 @@ int dump_print_event(const struct pp_dump_event *ev, FILE *out, bool newest,
 			return pp_error("out of memory");
 		}
 		memcpy(img, st->data, st->len);
-		if (snapshot_add(&snap, img, st->len))
-			pp_error("%s: CPU %u: a damaged record: the older ones are lost",
+		bad = snapshot_add(&snap, img, st->len);
+		if (bad < 0) {
+			snapshot_free(&snap);
+			printer_free(p);
+			return pp_error("out of memory");
+		}
+		if (bad)
+			pp_error("%s: CPU %u: a damaged record: it and the older ones are lost",
 				 ev->name, cpu);
 	}
 	snapshot_sort(&snap);

@@ -8,6 +8,7 @@
  * JSON gives them one by one.  Other sources print their period, IP and
  * address.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -323,16 +324,27 @@ static const char *task_name(struct pp_printer *p, const struct pp_decoded *d)
 
 /*
  * The comm column shows the task's name, or ":pid" as perf script does
- * when the name is unknown.
+ * when the name is unknown.  A name can hold any byte (prctl() sets it,
+ * and a previous boot's region may be damaged): a control byte is shown
+ * as '?', so that a record stays one line.
  */
 static const char *comm_of(struct pp_printer *p, const struct pp_decoded *d,
 			   char *buf, size_t len)
 {
 	const char *comm = task_name(p, d);
+	size_t i;
 
-	if (comm)
+	if (!comm) {
+		snprintf(buf, len, ":%u", d->tid);
+		return buf;
+	}
+	for (i = 0; comm[i] && !iscntrl((unsigned char)comm[i]); i++)
+		;
+	if (!comm[i])
 		return comm;
-	snprintf(buf, len, ":%u", d->tid);
+	for (i = 0; comm[i] && i < len - 1; i++)
+		buf[i] = iscntrl((unsigned char)comm[i]) ? '?' : comm[i];
+	buf[i] = '\0';
 	return buf;
 }
 

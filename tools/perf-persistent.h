@@ -197,10 +197,12 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 /*
  * Add the records of one buffer image to @snap.  The image holds the @len
  * bytes between head and tail, the newest record first.  It is malloc()ed,
- * and @snap frees it.  Returns 0, or -1 if a record is malformed or memory
- * runs out.
+ * and @snap frees it.  A malformed record ends the image's run: it and
+ * the older records are left out (a live copy's oldest record, cut by a
+ * writer, is left out silently).  Returns the bytes left out, or -1 if
+ * memory runs out.
  */
-int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len);
+long snapshot_add(struct pp_snapshot *snap, const void *image, size_t len);
 /*
  * Order @snap by time, oldest first.  Records of the same time keep the
  * order in which they were added.

@@ -302,6 +302,7 @@ int readerdata_snapshot(const struct pp_reader_event *ev, __u64 regs_user,
 			struct pp_snapshot *snap)
 {
 	unsigned char *img = malloc(ev->bytes ? ev->bytes : 1), *p;
+	long bad;
 	size_t i;
 
 	memset(snap, 0, sizeof(*snap));
@@ -317,10 +318,14 @@ int readerdata_snapshot(const struct pp_reader_event *ev, __u64 regs_user,
 		p += hdr->size;
 	}
 	snap->sample_type = ev->sample_type;
-	if (snapshot_add(snap, img, ev->bytes)) {
+	bad = snapshot_add(snap, img, ev->bytes);
+	if (bad < 0) {
 		snapshot_free(snap);
-		return pp_error("event %u: a stored record is malformed", ev->id);
+		return pp_error("out of memory");
 	}
+	if (bad)
+		pp_error("event %u: a stored record is malformed: it and the older ones (%ld bytes) are not shown",
+			 ev->id, bad);
 	snapshot_sort(snap);
 	if (snapshot_name_tasks(snap, false)) {
 		snapshot_free(snap);

@@ -27,7 +27,7 @@ void snapshot_free(struct pp_snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
-int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
+long snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
 {
 	const unsigned char *p = image;
 	size_t off, first = snap->nr, i;
@@ -47,9 +47,6 @@ int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
 		if (snap->live && (len - off < sizeof(*hdr) ||
 				   hdr->size > len - off))
 			break;
-		if (len - off < sizeof(*hdr) || hdr->size < sizeof(*hdr) ||
-		    hdr->size > len - off)
-			return -1;
 		if (snap->nr == snap->cap) {
 			size_t cap = snap->cap ? snap->cap * 2 : 256;
 			struct pp_record *recs = realloc(snap->recs,
@@ -62,9 +59,14 @@ int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
 		}
 		r = &snap->recs[snap->nr];
 		r->data = (void *)hdr;
-		if (pp_decode_regs(hdr, hdr->size, snap->sample_type,
+		/*
+		 * A malformed record says nothing sure of where the older
+		 * ones start: the run of this image ends here.
+		 */
+		if (len - off < sizeof(*hdr) ||
+		    pp_decode_regs(hdr, len - off, snap->sample_type,
 				   snap->regs_user, &r->d))
-			return -1;
+			break;
 		snap->nr++;
 		off += hdr->size;
 	}
@@ -77,7 +79,7 @@ int snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
 	}
 	for (i = first; i < snap->nr; i++)
 		snap->recs[i].seq = i;
-	return 0;
+	return snap->live ? 0 : (long)(len - off);
 }
 
 static int by_time(const void *a, const void *b)
@@ -224,6 +226,7 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 		unsigned char *map;
 		void *image;
 		size_t len;
+		long bad;
 
 		map = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd,
 			   PERF_PERSISTENT_MMAP_OFFSET(id, cpu, getpagesize()));
@@ -243,10 +246,14 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 			pp_error("out of memory");
 			goto out;
 		}
-		if (snapshot_add(snap, image, len)) {
-			pp_error("%s: malformed record in CPU %u's buffer", name, cpu);
+		bad = snapshot_add(snap, image, len);
+		if (bad < 0) {
+			pp_error("out of memory");
 			goto out;
 		}
+		if (bad)
+			pp_error("%s: CPU %u: a malformed record: it and the older records (%ld bytes) are not shown",
+				 name, cpu, bad);
 	}
 	if (paused) {
 		paused = false;

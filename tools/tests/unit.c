@@ -349,7 +349,8 @@ static void test_decode(void)
 		unsigned char *cut = malloc(tlen - 8);
 
 		memcpy(cut, img, tlen - 8);
-		CHECK(snapshot_add(&bad, cut, tlen - 8), "a cut record");
+		CHECK(snapshot_add(&bad, cut, tlen - 8) == (long)(tlen - 8) &&
+		      !bad.nr, "a cut record is left out");
 		snapshot_free(&bad);
 	}
 
@@ -447,7 +448,23 @@ static void test_comm_records(void)
 		void *copy = malloc(len - 8);
 
 		memcpy(copy, img, len - 8);
-		CHECK(snapshot_add(&cut, copy, len - 8), "a cut record is malformed");
+		CHECK(snapshot_add(&cut, copy, len - 8) == 40 && cut.nr == 4 &&
+		      cut.recs[0].d.time == 2000,
+		      "a cut record: left out, its 40 bytes counted, the newer ones kept");
+		snapshot_free(&cut);
+		/*
+		 * A task name with no terminator (a damaged region's): the
+		 * run ends there, and the newer records are shown
+		 * (region-fuzz seed 20332 dropped the whole event).
+		 */
+		cut = (struct pp_snapshot){ .sample_type = attr.sample_type };
+		copy = malloc(len);
+		memcpy(copy, img, len);
+		memset((char *)copy + (starts[5] - starts[3]) * 8 + 16, 'x', 16);
+		CHECK(snapshot_add(&cut, copy, len) == (long)(starts[3] * 8) &&
+		      cut.nr == 2 && cut.recs[0].d.time == 4000 &&
+		      cut.recs[1].d.time == 5000,
+		      "a malformed record: it and the older ones left out, the newer kept");
 		snapshot_free(&cut);
 		cut = (struct pp_snapshot){ .sample_type = attr.sample_type, .live = true };
 		copy = malloc(len - 8);
@@ -478,6 +495,19 @@ static void test_comm_records(void)
 	      strstr(text, ":8      8") && !strstr(text, "\n\n"),
 	      "printed: three samples, no COMM lines: %s", text);
 	free(text);
+	/* A name's control bytes are shown as '?': a record is one line. */
+	{
+		struct pp_decoded d = snap.recs[1].d;
+
+		d.comm = "al\nph\ta";
+		out = open_memstream(&text, &textlen);
+		print_record(p, out, &d);
+		fclose(out);
+		CHECK(strstr(text, "al?ph?a      7") &&
+		      strchr(text, '\n') == text + strlen(text) - 1,
+		      "a newline in a name: one line: %s", text);
+		free(text);
+	}
 
 	fd = mkstemp(path);
 	close(fd);
