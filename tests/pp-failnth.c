@@ -580,9 +580,8 @@ static void report(const char *name, unsigned int points, unsigned int tries,
 		nfailed++;
 		return;
 	}
-	printf("ok - fail-nth %s: %u allocations, %s%u failed in turn%s: each ENOMEM%s, no state left, nothing recorded lost\n",
-	       name, points, tries < points ? "" : "each ", tries,
-	       once ? " alone" : " with every later one",
+	printf("ok - fail-nth %s: allocations 1 to %u failed in turn%s (%u when none fails): each ENOMEM%s, no state left, nothing recorded lost\n",
+	       name, tries, once ? " alone" : " with every later one", points,
 	       absorbed ? " or done without" : "");
 	if (absorbed)
 		printf("# %s: %u of them the operation did without\n", name, absorbed);
