@@ -96,6 +96,7 @@
 #include <uapi/linux/perf_persistent.h>
 
 #include "perf_persistent/elfnote.h"
+#include "compat.h"
 #include "maps.h"
 #include "previous.h"
 #include "region.h"
@@ -490,7 +491,7 @@ static void pp_maps_changed(void)
 	if (!pp_maps.area)
 		return;
 	pp_maps.changes++;
-	mod_delayed_work(system_wq, &pp_maps.copy_work, PP_MAPS_COPY_DELAY);
+	mod_delayed_work(pp_system_dfl_wq, &pp_maps.copy_work, PP_MAPS_COPY_DELAY);
 }
 
 /* Remove @p from the table; freed after a grace period.  The lock held. */
