@@ -54,11 +54,18 @@ for tp in mce:mce_record ras:mc_event ras:arm_event ras:non_standard_event ras:a
 	check_eq "instances/f/tracepoint names $tp" "$tp" "$(pp_stat f tracepoint)"
 	pp-ctl destroy f >/dev/null
 done
-pp-ctl create f tp=syscalls:sys_enter_openat buffer=4096 detached >/dev/null
-check_eq "a syscall tracepoint (fields defined by code): no format" "" \
-	"$(cat "$PP_SYS/instances/f/format")"
-check_eq "... and its name" syscalls:sys_enter_openat "$(pp_stat f tracepoint)"
-pp-ctl destroy f >/dev/null
+if [ -d "$T/syscalls/sys_enter_openat" ]; then
+	pp-ctl create f tp=syscalls:sys_enter_openat buffer=4096 detached >/dev/null
+	# sysfs gives every attribute a size: read it.
+	check "a syscall tracepoint (fields defined by code): no format" \
+		sh -c "test -e $PP_SYS/instances/f/format && test -z \"\$(cat $PP_SYS/instances/f/format)\""
+	check_eq "... and its name" syscalls:sys_enter_openat "$(pp_stat f tracepoint)"
+	pp-ctl destroy f >/dev/null
+else
+	skip "a syscall tracepoint (fields defined by code): no format" \
+		"no syscall tracepoints in this kernel"
+	skip "... and its name" "no syscall tracepoints in this kernel"
+fi
 pp-ctl create f sw=3 buffer=4096 detached >/dev/null
 check_eq "a software event: no format" "" "$(cat "$PP_SYS/instances/f/format")"
 check_eq "... and no tracepoint" "" "$(pp_stat f tracepoint)"
