@@ -585,7 +585,7 @@ static enum pp_found_stop pp_found_record(const struct pp_buffer *buf,
  * there on nothing is trusted.  The newest record alone may be dropped
  * and the walk go on, when only its time or its fields are wrong: its
  * header, and so its size, reached memory, and the rest of it may not
- * have.  Pure, bounded by @buf->size / 8 steps.
+ * have.  Pure but for @rules->scratch; bounded by @buf->size / 8 steps.
  *
  * Return: 0; -EINVAL when the published positions cannot be (a window
  * larger than the buffer): then nothing is kept.
