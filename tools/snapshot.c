@@ -43,10 +43,15 @@ long snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
 		const struct perf_event_header *hdr = (const void *)(p + off);
 		struct pp_record *r;
 
-		/* A live copy ends where the intact bytes end. */
+		/*
+		 * A live copy ends where the intact bytes end: its oldest
+		 * record, cut there, is left out without a word.
+		 */
 		if (snap->live && (len - off < sizeof(*hdr) ||
-				   hdr->size > len - off))
+				   hdr->size > len - off)) {
+			off = len;
 			break;
+		}
 		if (snap->nr == snap->cap) {
 			size_t cap = snap->cap ? snap->cap * 2 : 256;
 			struct pp_record *recs = realloc(snap->recs,
@@ -79,7 +84,7 @@ long snapshot_add(struct pp_snapshot *snap, const void *image, size_t len)
 	}
 	for (i = first; i < snap->nr; i++)
 		snap->recs[i].seq = i;
-	return snap->live ? 0 : (long)(len - off);
+	return len - off;
 }
 
 static int by_time(const void *a, const void *b)

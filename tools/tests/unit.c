@@ -466,6 +466,15 @@ static void test_comm_records(void)
 		      cut.recs[1].d.time == 5000,
 		      "a malformed record: it and the older ones left out, the newer kept");
 		snapshot_free(&cut);
+		/* Read live, the same: said, not taken for a writer's cut. */
+		cut = (struct pp_snapshot){ .sample_type = attr.sample_type, .live = true };
+		copy = malloc(len);
+		memcpy(copy, img, len);
+		memset((char *)copy + (starts[5] - starts[3]) * 8 + 16, 'x', 16);
+		CHECK(snapshot_add(&cut, copy, len) == (long)(starts[3] * 8) &&
+		      cut.nr == 2,
+		      "live: a malformed record's bytes are counted too");
+		snapshot_free(&cut);
 		cut = (struct pp_snapshot){ .sample_type = attr.sample_type, .live = true };
 		copy = malloc(len - 8);
 		memcpy(copy, img, len - 8);
