@@ -580,9 +580,18 @@ static void report(const char *name, unsigned int points, unsigned int tries,
 		nfailed++;
 		return;
 	}
-	printf("ok - fail-nth %s: allocations 1 to %u failed in turn%s (%u when none fails): each ENOMEM%s, no state left, nothing recorded lost\n",
-	       name, tries, once ? " alone" : " with every later one", points,
-	       absorbed ? " or done without" : "");
+	if (!points && tries <= 1)
+		printf("ok - fail-nth %s: no allocation under module code to fail; no state left, nothing recorded lost\n",
+		       name);
+	else if (stride == 1)
+		printf("ok - fail-nth %s: allocations 1 to %u failed in turn%s (%u when none fails): each ENOMEM%s, no state left, nothing recorded lost\n",
+		       name, tries, once ? " alone" : " with every later one",
+		       points, absorbed ? " or done without" : "");
+	else
+		printf("ok - fail-nth %s: %u allocations failed in turn, every %uth from the 1st%s (%u when none fails): each ENOMEM%s, no state left, nothing recorded lost\n",
+		       name, tries, stride,
+		       once ? " alone" : " with every later one", points,
+		       absorbed ? " or done without" : "");
 	if (absorbed)
 		printf("# %s: %u of them the operation did without\n", name, absorbed);
 }
