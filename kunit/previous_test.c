@@ -4,14 +4,15 @@
  * for a kept event, read back by previous.c as the next boot does, and
  * every way a damaged region is refused or cut short: a bad magic, another
  * layout version, a damaged header, a descriptor pointing outside the
- * region or damaged, a descriptor found twice, a CPU table entry pointing
- * outside or at another event's buffer, a torn newest record, and a
- * reload in the same boot.
+ * region or damaged, a descriptor or the mappings area found twice, a CPU
+ * table entry pointing outside or at another event's buffer, a torn newest
+ * record, and a reload in the same boot.
  * The region here is kernel memory; its physical address is made up (no
  * test maps it).
  */
 #include <kunit/test.h>
 
+#include <linux/crc32.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/string.h>
@@ -305,6 +306,43 @@ static void prev_test_twice(struct kunit *test)
 	h->slots[other] = 0;
 }
 
+/*
+ * The mappings area's page copied over a descriptor's (region-fuzz seed
+ * 60031): two slots lead to a mappings area, and the event whose page it
+ * was is lost.  The second area is dropped and counted as a descriptor,
+ * so the loss is not silent.
+ */
+static void prev_test_maps_twice(struct kunit *test)
+{
+	struct prev_ctx *c = test->priv;
+	struct pp_region_keep mk = {};
+	struct pp_region_maps *m;
+	void *desc = c->k.desc;
+	void *saved;
+
+	saved = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	m = pp_region_maps_begin(&c->r, &mk, 64);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(m));
+	/* One whole copy, empty. */
+	m->crc[0] = crc32_le(~0, m->data, 0);
+	m->seq = 1;
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
+	KUNIT_EXPECT_NOT_NULL(test, pp_previous_boot.maps);
+	KUNIT_EXPECT_EQ(test, pp_previous_boot.events, 1U);
+	KUNIT_EXPECT_EQ(test, pp_previous_boot.bad, 0U);
+
+	prev_reset_found();
+	memcpy(saved, desc, PAGE_SIZE);
+	memcpy(desc, m, PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, pp_previous_find(&c->r), 0);
+	KUNIT_EXPECT_NOT_NULL(test, pp_previous_boot.maps);
+	KUNIT_EXPECT_EQ(test, pp_previous_boot.events, 0U);
+	KUNIT_EXPECT_EQ(test, pp_previous_boot.bad, 1U);
+	memcpy(desc, saved, PAGE_SIZE);
+	pp_region_maps_end(&c->r, &mk);
+}
+
 static void prev_test_records(struct kunit *test)
 {
 	struct prev_ctx *c = test->priv;
@@ -394,6 +432,7 @@ static struct kunit_case prev_test_cases[] = {
 	KUNIT_CASE(prev_test_descriptor),
 	KUNIT_CASE(prev_test_cpu_table),
 	KUNIT_CASE(prev_test_twice),
+	KUNIT_CASE(prev_test_maps_twice),
 	KUNIT_CASE(prev_test_records),
 	KUNIT_CASE(prev_test_keep_end),
 	KUNIT_CASE(prev_test_full),

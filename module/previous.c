@@ -472,6 +472,7 @@ int pp_previous_find(struct pp_region *r)
 	const struct pp_region_header *h = r->mem;
 	const struct pp_region_desc *d;
 	struct pp_found_event *fe;
+	bool maps_seen = false;
 	const char *why;
 	unsigned int i;
 	void *scratch;
@@ -511,7 +512,19 @@ int pp_previous_find(struct pp_region *r)
 		if (page < r->size >> PAGE_SHIFT &&
 		    READ_ONCE(*(const u64 *)(r->mem + (u64)page * PAGE_SIZE)) ==
 		    PP_REGION_MAPS_MAGIC) {
-			if (!pb->maps && pp_previous_maps(r, page))
+			/*
+			 * A region holds one mappings area.  A second is
+			 * damage that copied its page over a descriptor's,
+			 * whose event is lost: count it as that descriptor.
+			 */
+			if (maps_seen) {
+				pb->bad++;
+				pr_warn("previous boot: descriptor %u (page %u) dropped: another mappings area\n",
+					i, page);
+				continue;
+			}
+			maps_seen = true;
+			if (pp_previous_maps(r, page))
 				goto err_nomem;
 			continue;
 		}

@@ -152,6 +152,7 @@ short() {
 	"it holds values"*) echo values ;;
 	"no copy is whole") echo copies ;;
 	"another descriptor holds"*) echo twice ;;
+	"another mappings area") echo maps-twice ;;
 	*) echo "$1" | tr ' ' '-' ;;
 	esac
 }
