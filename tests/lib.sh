@@ -223,6 +223,22 @@ pp_inject_error() {
 	taskset -c "${1:-0}" sh -c "echo 0x1234000 >/sys/kernel/debug/pp_ras/mc_event"
 }
 
+# pp_oops_records: the start of the oops tests (tests/crash-oops.sh,
+# tests/crash-oops-live.sh): the lab's pp_oops module loaded, two known
+# machine errors recorded by $pp_error_event, which is left paused, and
+# what script prints of them, in the sections "==== error event" and
+# "==== script".  Fails if pp_oops does not load.
+pp_oops_records() {
+	echo "==== error event $pp_error_event"
+	modprobe pp_oops || return 1
+	pp_inject_error 0 0xbe00000000800400 2
+	pp_inject_error 1 0x9c00000000010151 5
+	pp_wait_stat $pp_error_event written 2
+	perf persistent pause $pp_error_event >/dev/null
+	echo "==== script $pp_error_event"
+	perf persistent script $pp_error_event
+}
+
 # on_mce CHECK DESCRIPTION ARGS...: the check CHECK (check, check_eq, ...)
 # of an MCE's own fields where pp_inject_error makes MCEs; else skipped.
 on_mce() {
