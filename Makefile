@@ -40,7 +40,7 @@ KERNEL_SOURCES := $(filter-out module/direct_stages.h module/pp_sched_state.h mo
 	include/uapi/linux/*.h kunit/*.c tests/kmod/*.c))
 
 .PHONY: all module kdir w1 sparse checkpatch static kunit tests tools bench pictures \
-	tools-check guest-files guest-test demo check coverage fuzz dkms-check install \
+	tools-check guest-files guest-test demo check coverage fuzz dkms-check deb deb-check install \
 	install-boot-config uninstall \
 	htmldocs clean help
 
@@ -143,6 +143,15 @@ pictures:
 dkms-check:
 	scripts/dkms-check
 
+# The Debian packages perf-persistent-dkms and perf-persistent, from the
+# tracked files, into deb/ (scripts/deb); deb-check adds lintian and the
+# packages' contents (scripts/deb-check).
+deb:
+	scripts/deb
+
+deb-check:
+	scripts/deb-check
+
 # The module (modules_install + depmod), the tool into perf's exec
 # directory and its man page.  INSTALL_MOD_PATH (kbuild's) and DESTDIR
 # (the tool's) install under another root.
@@ -184,9 +193,9 @@ htmldocs:
 
 clean:
 	$(KWRAP) $(MAKE) -C $(KDIR) $(KMAKE) M=$(PWD) clean 2>/dev/null || true
-	$(MAKE) -C tests clean
-	$(MAKE) -C tools clean
-	$(MAKE) -C bench clean
+	# DKMS's copy of the source (dkms.conf's CLEAN) has no tests/, tools/
+	# or bench/.
+	for d in tests tools bench; do [ ! -f $$d/Makefile ] || $(MAKE) -C $$d clean || exit; done
 	rm -rf .w1.log .sparse.log Documentation/output
 
 help:
@@ -195,6 +204,7 @@ help:
 	@echo "  make kunit                               KUnit suites via kunit.py"
 	@echo "  make guest-test [T=NAME...]              guest tests (all by default)"
 	@echo "  make dkms-check                          dkms add/build/install/remove"
+	@echo "  make deb | deb-check                     the Debian packages into deb/; lintian, contents"
 	@echo "  make tools | tools-check                 the perf persistent tool, its unit tests"
 	@echo "  make install                             module (+ depmod), tool, man page"
 	@echo "  make install-boot-config                 load at boot with error events, sched_switch (etc/)"
