@@ -3,6 +3,6 @@
 #define _PERF_PERSISTENT_VERSION_H
 
 /* Must equal PACKAGE_VERSION in dkms.conf; `make check` verifies it. */
-#define PP_VERSION	"0.1.0"
+#define PP_VERSION	"0.2.0"
 
 #endif /* _PERF_PERSISTENT_VERSION_H */
