@@ -175,9 +175,12 @@ fi
 # ---- trace.dat: trace-cmd reads the export as script prints the records --
 # One line per record: thread id, CPU, time (to the microsecond, as script
 # prints it), event and the fields as the format prints them; trace-cmd
-# without plugins prints the format's text too.
+# without plugins prints the format's text too.  trace-cmd prints the time
+# in ns as the file holds it (--raw-ts): its "report -t" printed the same
+# file's times now in seconds, now in raw ns (about one run in 200, 3.1.6).
 dat_lines() {
-	sed -nE 's/^.*-([0-9]+) +\[([0-9]+)\] +([0-9]+)\.([0-9]{6})[0-9]{3}: ([a-z0-9_]+): +(.*[^ ]) *$/\1 \2 \3.\4 \5 \6/p'
+	sed -nE 's/^.*-([0-9]+) +\[([0-9]+)\] +([0-9]{10,}): ([a-z0-9_]+): +(.*[^ ]) *$/\1 \2 \3 \4 \5/p' |
+		sed -E 's/^([0-9]+ [0-9]+ )([0-9]+)([0-9]{6})[0-9]{3} /\1\2.\3 /'
 }
 script_lines() {
 	sed -nE 's/^.* ([0-9]+) \[([0-9]+)\] +([0-9]+\.[0-9]{6}): [a-z0-9_]+:([a-z0-9_]+): (.*[^ ]) *$/\1 \2 \3 \4 \5/p'
@@ -188,7 +191,7 @@ if command -v trace-cmd >/dev/null; then
 	check_grep "record --format trace.dat: five events into one file" \
 		"Wrote [0-9]+ records of a_sched_switch, a_sched_wakeup, a_sched_process_fork, a_sched_process_exec, a_sched_process_exit to /tmp/pp.dat" \
 		/tmp/rec
-	trace-cmd report -N -t /tmp/pp.dat >/tmp/dat.raw 2>/tmp/tc.err
+	trace-cmd report -N --raw-ts /tmp/pp.dat >/tmp/dat.raw 2>/tmp/tc.err
 	dat_lines </tmp/dat.raw | sort >/tmp/dat.tc
 	for n in $names; do perf persistent script "$n"; done | script_lines | sort >/tmp/dat.pp
 	recs=$(sed -n 's/.*Wrote \([0-9]*\) records.*/\1/p' /tmp/rec)
