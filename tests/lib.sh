@@ -427,8 +427,11 @@ function dist(a, b) { return (hex(substr(a, 1, 8)) - hex(substr(b, 1, 8))) * 429
 # chains, "N M": N samples of the tasks whose name starts with COMM, M of
 # them whose chain has INNER directly called by OUTER.
 # With FROM_HOT=1 in the environment, only the samples from the first to
-# the last with a frame of the workload's own code (a function pp_*) are
-# counted: not the process's exec and dynamic loading, nor its exit.
+# the last with a frame of the workload's own code (a function pp_* in
+# user space) are counted: not the process's exec and dynamic loading,
+# nor its exit.  The module's own functions are pp_* too, and one of them
+# (pp_maps_work) runs in the workload's exec: a kernel address (ffff...,
+# on x86-64 and arm64) is not the workload's.
 chain_stats() {
 	awk -v comm="$2" -v inner="$3" -v outer="$4" -v from_hot="${FROM_HOT:-0}" '
 	function flush() {
@@ -439,7 +442,7 @@ chain_stats() {
 	/^[^ \t]/ { flush(); mine = (index($1, comm) == 1); next }
 	/^[ \t]*$/ { flush(); next }
 	{ sym = $2; sub(/\+0x[0-9a-f]+$/, "", sym)
-	  if (sym ~ /^pp_/) ours = 1
+	  if (sym ~ /^pp_/ && !(length($1) == 16 && $1 ~ /^ffff/)) ours = 1
 	  if (prev == inner && sym == outer) hit = 1
 	  prev = sym }
 	END { flush()
