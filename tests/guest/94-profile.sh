@@ -174,10 +174,10 @@ cp /tmp/flat.data $o/tmp/
 set -- $(awk '$1 == "perf_persistent" { print $6, $2 }' /proc/modules)
 not_ours() { # drop chain lines in [0xLO, 0xLO + SIZE)
 	awk -v lo="${1#0x}" -v size="$2" "$PP_AWK_ADDR"'
-	BEGIN { lo = pad(lo) }
+	BEGIN { lo = pad(lo); hi = "x" add(lo, size); lo = "x" lo }
 	{ for (i = 1; i <= NF && i <= 3; i++)
 		if ($i ~ /^[0-9a-f]+$/ && length($i) >= 12) {
-			d = dist(pad($i), lo); if (d >= 0 && d < size) next; break } }
+			a = "x" pad($i); if (a >= lo && a < hi) next; break } }
 	{ print }'
 }
 # The lab's perf 7.3 (the x86 7.x, 6.12 and debug lanes) crashes without
