@@ -461,6 +461,28 @@ chain_stats() {
 		print n + 0, m + 0 }' "$1"
 }
 
+# innermost_named FILE PID: from perf script's output with call chains
+# (-F comm,tid,ip,sym), "N M": N samples of task PID, M of them whose
+# innermost user frame perf names.  With FROM_HOT=1, as chain_stats.
+innermost_named() {
+	awk -v pid="$2" -v from_hot="${FROM_HOT:-0}" '
+	function flush() {
+		if (mine) { k++; ok_[k] = ok
+			if (ours) { if (!first) first = k; last = k } }
+		mine = 0
+	}
+	/^[^ \t]/ { flush(); mine = ($2 == pid); ok = 0; seen = 0; ours = 0; next }
+	/^[ \t]*$/ { next }
+	mine && !(length($1) == 16 && $1 ~ /^ffff/) {
+		if (!seen) { seen = 1; ok = ($2 != "[unknown]") }
+		if ($2 ~ /^pp_/) ours = 1 }
+	END { flush()
+		lo = 1; hi = k
+		if (from_hot) { lo = first ? first : k + 1; hi = last }
+		for (i = lo; i <= hi; i++) { n++; m += ok_[i] }
+		print n + 0, m + 0 }' "$1"
+}
+
 # pct N M: M of N in percent, whole.
 pct() {
 	[ "$1" -gt 0 ] && echo $(($2 * 100 / $1)) || echo 0
