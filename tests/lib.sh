@@ -432,6 +432,21 @@ function add(a, n,   l, c) { l = hex(substr(a, 9, 8)) + n; c = 0
 	return hex8((hex(substr(a, 1, 8)) + c) % 4294967296) hex8(l) }
 '
 
+# PP_AWK_WINDOW: what chain_stats and innermost_named share.  user(a), a
+# frame's address is not the kernel's (16 hex digits from ffff: arm64's
+# user addresses start with ffff too, in 12); keep(v, ours), one sample's
+# value V, OURS if it had a frame of the workload's code; counted(), "N
+# M" over the samples kept, with from_hot from the first to the last of
+# ours.
+PP_AWK_WINDOW='
+function user(a) { return !(length(a) == 16 && a ~ /^ffff/) }
+function keep(v, ours) { k++; v_[k] = v; if (ours) { if (!first) first = k; last = k } }
+function counted(   lo, hi, i, n, m) { lo = 1; hi = k
+	if (from_hot) { lo = first ? first : k + 1; hi = last }
+	for (i = lo; i <= hi; i++) { n++; m += v_[i] }
+	return (n + 0) " " (m + 0) }
+'
+
 # chain_stats FILE COMM INNER OUTER: from perf script's output with call
 # chains, "N M": N samples of the tasks whose name starts with COMM, M of
 # them whose chain has INNER directly called by OUTER.
@@ -442,45 +457,35 @@ function add(a, n,   l, c) { l = hex(substr(a, 9, 8)) + n; c = 0
 # (pp_maps_work) runs in the workload's exec: a kernel address (ffff...,
 # on x86-64 and arm64) is not the workload's.
 chain_stats() {
-	awk -v comm="$2" -v inner="$3" -v outer="$4" -v from_hot="${FROM_HOT:-0}" '
+	awk -v comm="$2" -v inner="$3" -v outer="$4" -v from_hot="${FROM_HOT:-0}" "$PP_AWK_WINDOW"'
 	function flush() {
-		if (mine) { k++; ours_[k] = ours; hit_[k] = hit
-			if (ours) { if (!first) first = k; last = k } }
+		if (mine) keep(hit, ours)
 		mine = 0; hit = 0; ours = 0; prev = ""
 	}
 	/^[^ \t]/ { flush(); mine = (index($1, comm) == 1); next }
 	/^[ \t]*$/ { flush(); next }
 	{ sym = $2; sub(/\+0x[0-9a-f]+$/, "", sym)
-	  if (sym ~ /^pp_/ && !(length($1) == 16 && $1 ~ /^ffff/)) ours = 1
+	  if (sym ~ /^pp_/ && user($1)) ours = 1
 	  if (prev == inner && sym == outer) hit = 1
 	  prev = sym }
-	END { flush()
-		lo = 1; hi = k
-		if (from_hot) { lo = first ? first : k + 1; hi = last }
-		for (i = lo; i <= hi; i++) { n++; m += hit_[i] }
-		print n + 0, m + 0 }' "$1"
+	END { flush(); print counted() }' "$1"
 }
 
 # innermost_named FILE PID: from perf script's output with call chains
 # (-F comm,tid,ip,sym), "N M": N samples of task PID, M of them whose
 # innermost user frame perf names.  With FROM_HOT=1, as chain_stats.
 innermost_named() {
-	awk -v pid="$2" -v from_hot="${FROM_HOT:-0}" '
+	awk -v pid="$2" -v from_hot="${FROM_HOT:-0}" "$PP_AWK_WINDOW"'
 	function flush() {
-		if (mine) { k++; ok_[k] = ok
-			if (ours) { if (!first) first = k; last = k } }
+		if (mine) keep(ok, ours)
 		mine = 0
 	}
 	/^[^ \t]/ { flush(); mine = ($2 == pid); ok = 0; seen = 0; ours = 0; next }
 	/^[ \t]*$/ { next }
-	mine && !(length($1) == 16 && $1 ~ /^ffff/) {
+	mine && user($1) {
 		if (!seen) { seen = 1; ok = ($2 != "[unknown]") }
 		if ($2 ~ /^pp_/) ours = 1 }
-	END { flush()
-		lo = 1; hi = k
-		if (from_hot) { lo = first ? first : k + 1; hi = last }
-		for (i = lo; i <= hi; i++) { n++; m += ok_[i] }
-		print n + 0, m + 0 }' "$1"
+	END { flush(); print counted() }' "$1"
 }
 
 # pct N M: M of N in percent, whole.
