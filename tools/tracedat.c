@@ -280,6 +280,13 @@ static int writer_load(struct tracecmd_writer *w)
 static int writer_run(const struct tracecmd_writer *w, const char *path,
 		      const char *dir, unsigned int cpus, char **files)
 {
+	/*
+	 * The TRACECLOCK option says the records are on the clock of the
+	 * file's trace_clock section; it holds the clock as trace_clock
+	 * shows it, as trace-cmd record writes it.  trace-cmd 3.1.6 parses
+	 * an empty one out of the heap beyond the 0 bytes it read.
+	 */
+	static const char clock[] = "[perf]";
 	char none[PATH_MAX];
 	struct tracecmd_output *h;
 	const char *step = NULL;
@@ -313,7 +320,8 @@ static int writer_run(const struct tracecmd_writer *w, const char *path,
 	else if (w->write_cmdlines(h))
 		step = "write the tasks' names";
 	else if (w->write_cpus(h, cpus) ||
-		 !w->add_option(h, TRACECMD_OPTION_TRACECLOCK, 0, NULL) ||
+		 !w->add_option(h, TRACECMD_OPTION_TRACECLOCK, sizeof(clock),
+				clock) ||
 		 w->write_options(h))
 		step = "write the CPUs and options";
 	else if (w->write_cpu_data(h, cpus, files, NULL))

@@ -908,9 +908,10 @@ static void test_tracedat(void)
 	      "two events written: %zu records", written);
 	/*
 	 * Without plugins: each record as its format prints it, at its time
-	 * in ns as the file holds it (--raw-ts).  Not -t: trace-cmd 3.1.6's
-	 * report -t printed the same file's times as raw ns in about one
-	 * run of 200 (seen in a package build), "0.000001000" otherwise.
+	 * in ns as the file holds it (--raw-ts).  (report -t once printed
+	 * the same file's times as raw ns in about one run of 200: the heap
+	 * it took for the clock's name, see the TRACECLOCK option below,
+	 * named no clock it knows.)
 	 */
 	snprintf(cmd, sizeof(cmd), "trace-cmd report -N --raw-ts %s 2>/dev/null", path);
 	CHECK(count_lines(cmd, " sched_switch: ", line, sizeof(line)) == (int)nr_switches,
@@ -928,9 +929,25 @@ static void test_tracedat(void)
 	      "... the last, on the other CPU, at its time");
 	CHECK(count_lines(cmd, " beta-new-200 ", NULL, 0) == (int)nr_switches / 2,
 	      "... each task by the name it had last, as saved_cmdlines");
+	/*
+	 * On perf's clock, as the file says twice: in its trace_clock
+	 * section and in its TRACECLOCK option, as trace-cmd record writes
+	 * them.  Reading an empty TRACECLOCK option, trace-cmd 3.1.6 parsed
+	 * the heap past the block of 0 bytes it read as the clock's name,
+	 * writing into it.
+	 */
 	snprintf(cmd, sizeof(cmd), "trace-cmd dump --clock %s 2>/dev/null", path);
-	CHECK(count_lines(cmd, "[perf]", NULL, 0) == 1,
+	CHECK(count_lines(cmd, "[perf]", NULL, 0) == 2,
 	      "... on perf's clock, as the file says");
+	snprintf(cmd, sizeof(cmd), "trace-cmd dump --options %s 2>/dev/null", path);
+	CHECK(count_lines(cmd, "[Option TRACECLOCK, 7 bytes]", NULL, 0) == 1 &&
+	      count_lines(cmd, "[perf]", NULL, 0) == 1,
+	      "... its TRACECLOCK option names the clock");
+	snprintf(cmd, sizeof(cmd),
+		 "valgrind -q --error-exitcode=99 trace-cmd report -N %s >/dev/null 2>&1",
+		 path);
+	CHECK(system(cmd) == 0,
+	      "... and trace-cmd report reads no memory it did not fill (valgrind)");
 	snprintf(cmd, sizeof(cmd), "trace-cmd report -N --raw-ts %s 2>/dev/null", path);
 	CHECK(count_lines(cmd, " mce_record: ", line, sizeof(line)) == 1 &&
 	      strstr(line, "[001]") && strstr(line, " 2500: "),
