@@ -176,13 +176,15 @@ fi
 # One line per record: thread id, CPU, time (to the microsecond, as script
 # prints it), event and the fields as the format prints them; trace-cmd
 # without plugins prints the format's text too.  trace-cmd prints the time
-# in ns as the file holds it (--raw-ts).  Before the export wrote its
+# in ns as the file holds it (--raw-ts).  (Before the export wrote its
 # TRACECLOCK option with the clock's name, trace-cmd 3.1.6 read that name
-# out of its heap (tools/tests/unit.c); it then printed times now in
-# seconds, now in ns (report -t, about one run in 200), and in all
-# likelihood it was what once left out 220 of 2589 records here, the
-# earliest of CPU 0, beside other guests (not seen in seven runs before
-# the fix).
+# out of its heap, tools/tests/unit.c, and printed times now in seconds,
+# now in ns: report -t, about one run in 200.)  Not explained yet: in two
+# make check runs of 2026-12-05, beside other guests, trace-cmd printed
+# fewer records than the file holds, once without the 220 earliest of
+# CPU 0, once, after that fix, without the 3 newest of each CPU; never
+# in a guest alone.  When it happens the file is printed, gzipped in
+# base64 on "# dat64: " lines, for trace-cmd on the host.
 dat_lines() {
 	sed -nE 's/^.*-([0-9]+) +\[([0-9]+)\] +([0-9]{10,}): ([a-z0-9_]+): +(.*[^ ]) *$/\1 \2 \3 \4 \5/p' |
 		sed -E 's/^([0-9]+ [0-9]+ )([0-9]+)([0-9]{6})[0-9]{3} /\1\2.\3 /'
@@ -212,6 +214,10 @@ if command -v trace-cmd >/dev/null; then
 			echo "#   $f, records per CPU: $(cut -d' ' -f2 /tmp/dat.$f | sort | uniq -c | tr '\n' ' ')"
 		done
 		sed 's/^/#   ! /' /tmp/tc.err | head -n 4
+		echo "#   trace-cmd's lines not read as records: $(grep -vc ' \[[0-9]*\] ' /tmp/dat.raw)"
+		echo "#   missing from trace-cmd's:"
+		diff /tmp/dat.pp /tmp/dat.tc | grep '^<' | head -n 12 | sed 's/^/#   /'
+		gzip -c /tmp/pp.dat | base64 | sed 's/^/# dat64: /'
 	fi
 	# Its names: the saved_cmdlines the file carries.
 	check_grep "trace-cmd report: the workload's tasks by name" \
