@@ -410,7 +410,7 @@ pp_read_window() {
 	pp_wait_delivered "$1" || { echo "pp_read_window: $1 not delivered" >&2; return 1; }
 }
 
-# Profiles (guest/94-profile.sh, profile-reset.sh).
+# Profiles (guest/94-profile.sh, guest/94-profile-maps.sh, profile-reset.sh).
 # PP_AWK_ADDR: awk functions for kernel addresses, which awk's numbers (doubles,
 # exact to 2^53) cannot hold: pad(h), the address as 16 hex digits;
 # dist(a, b), a - b for padded a and b, exact while it is under 2^53;
@@ -446,6 +446,35 @@ function counted(   lo, hi, i, n, m) { lo = 1; hi = k
 	for (i = lo; i <= hi; i++) { n++; m += v_[i] }
 	return (n + 0) " " (m + 0) }
 '
+
+# pp_from_hot: the FROM_HOT of the profile suites (94-profile,
+# 94-profile-maps), 1 on the lab's debug kernel, else 0.  Their goal, 95 %
+# of the workload's samples named with their callers, holds over all of
+# them on Debian's kernels.  On the debug kernel (KASAN, lockdep) exec and
+# the dynamic loader take so long (longer still while the host is loaded)
+# that their samples alone can be over 5 % of the run, for perf record -g
+# as well, and its exit after: there the samples are counted from the
+# first to the last with a frame of the workload's own code.
+pp_from_hot() {
+	case $(uname -r) in
+	*debug*) echo 1 ;;
+	*) echo 0 ;;
+	esac
+}
+
+# pp_profiles_gone EVENT...: the profile suites' last samplers destroyed;
+# then the module's mappings table is empty and takes no memory (two
+# checks).  An event is freed once its writers are done: the table is
+# waited for.
+pp_profiles_gone() {
+	_m=/sys/bus/event_source/devices/persistent/maps
+	for _e in "$@"; do
+		perf persistent destroy "$_e" >/dev/null || not_ok "destroy $_e"
+	done
+	pp_wait_until -- grep -qx 0 $_m/processes
+	check_eq "the last profile gone, the table is empty" 0 "$(cat $_m/processes)"
+	check_eq "... and takes no memory" 0 "$(cat $_m/bytes)"
+}
 
 # chain_stats FILE COMM INNER OUTER: from perf script's output with call
 # chains, "N M": N samples of the tasks whose name starts with COMM, M of
