@@ -868,9 +868,10 @@ static int count_lines(const char *cmd, const char *what, char *first,
 /*
  * The records of two events as a trace.dat: Debian's trace-cmd reads
  * back every record, on its CPU, at its time (across a gap of more than
- * 2^27 ns, a TIME_EXTEND), with its fields and its task's last name, a
- * payload too long for a length in the record header among them, over
- * several pages of each CPU.  An event that is no tracepoint, or whose
+ * 2^27 ns, a TIME_EXTEND, to times of 100 s and more, which trace-cmd
+ * prints against the CPU's column), with its fields and its task's last
+ * name, a payload too long for a length in the record header among them,
+ * over several pages of each CPU.  An event that is no tracepoint, or whose
  * records lack a field a trace.dat needs, is refused, leaving no file.
  */
 static void test_tracedat(void)
@@ -878,7 +879,7 @@ static void test_tracedat(void)
 	struct two_events t;
 	struct pp_export *ex = t.ex;
 	const size_t nr_switches = 700, gap_at = 350;
-	const uint64_t gap = 300000000;
+	const uint64_t gap = 100000000000ULL;
 	uint64_t *a = calloc(nr_switches * 14, 8), *b = calloc(32, 8), at;
 	char path[] = "/tmp/pp-unit-XXXXXX", cmd[256], line[512];
 	size_t n = 0, i, written = 0;
@@ -908,7 +909,9 @@ static void test_tracedat(void)
 	      "two events written: %zu records", written);
 	/*
 	 * Without plugins: each record as its format prints it, at its time
-	 * in ns as the file holds it (--raw-ts).  (report -t once printed
+	 * in ns as the file holds it (--raw-ts), right-aligned in 11
+	 * columns: 12 digits leave no space after the CPU's column (which
+	 * 92-analysis's parser of these lines met in the guests, 2026-12-06).  (report -t once printed
 	 * the same file's times as raw ns in about one run of 200: the heap
 	 * it took for the clock's name, see the TRACECLOCK option below,
 	 * named no clock it knows.)
@@ -921,11 +924,11 @@ static void test_tracedat(void)
 	      strstr(line, "prev_comm=alpha prev_pid=100") &&
 	      strstr(line, "next_comm=beta next_pid=200"),
 	      "... the first on its CPU, at its time, with its fields: %s", line);
-	CHECK(count_lines(cmd, " 300351000: sched_switch: ", line, sizeof(line)) == 1 &&
-	      strstr(line, "[000]") && strstr(line, "alpha-100 "),
-	      "... the first after a gap of 0.3 s, at its time");
-	CHECK(count_lines(cmd, " 300700000: sched_switch: ", line, sizeof(line)) == 1 &&
-	      strstr(line, "[001]") && strstr(line, "prev_comm=beta-new "),
+	CHECK(count_lines(cmd, "[000]100000351000: sched_switch: ", line, sizeof(line)) == 1 &&
+	      strstr(line, "alpha-100 "),
+	      "... the first after a gap of 100 s, at its time: %s", line);
+	CHECK(count_lines(cmd, "[001]100000700000: sched_switch: ", line, sizeof(line)) == 1 &&
+	      strstr(line, "prev_comm=beta-new "),
 	      "... the last, on the other CPU, at its time");
 	CHECK(count_lines(cmd, " beta-new-200 ", NULL, 0) == (int)nr_switches / 2,
 	      "... each task by the name it had last, as saved_cmdlines");
