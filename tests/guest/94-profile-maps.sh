@@ -18,8 +18,8 @@
 
 pp_load
 pp_log_mark
-# On the debug kernel, the samples from the first to the last in the
-# workload's own code (pp_from_hot).
+# On the debug kernel and arm64, the samples from the first to the last
+# in the workload's own code (pp_from_hot).
 from_hot=$(pp_from_hot)
 # PP_PROFILE_PERF=0: not the figures beside perf's own profiles (perf
 # record -a, perf record --overwrite), as in 94-profile.

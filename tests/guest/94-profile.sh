@@ -19,8 +19,8 @@
 
 pp_load
 pp_log_mark
-# On the debug kernel, the samples from the first to the last in the
-# workload's own code (pp_from_hot).
+# On the debug kernel and arm64, the samples from the first to the last
+# in the workload's own code (pp_from_hot).
 from_hot=$(pp_from_hot)
 # PP_PROFILE_PERF=0: not the figure beside perf's own profile of the
 # same workload (perf record -g; 94-profile-maps has perf record -a's and
@@ -135,15 +135,23 @@ perf record -q -a -R -m 512 -o /tmp/dwlive.data -e persistent/dwl,nohistory/ \
 	2>/tmp/dwlive.err &
 dwlive=$!
 pp_wait_readers dwl "$(grep -c ^processor /proc/cpuinfo)" || not_ok "dwl's live reader attached"
-pp-prof-nofp 1500 >/dev/null
-# Paused before perf's reader is stopped: what runs after pp-prof-nofp
-# overwrites its samples in dw's 4 MiB of 8 KiB stacks (on arm64-7.3, 3 s
-# of a busy shell left 113 of 272), and perf's exit, writing its file,
-# is such work; once, beside a loaded host, dw held none ("0 of 0",
-# 2026-12-05).  If it comes again, the lines printed below say what dw
+# Paused while pp-prof-nofp, its spin done, waits on its standard input,
+# by pp-ctl, not perf: what runs after the spin overwrites its samples in
+# dw's 4 MiB of 8 KiB stacks.  On arm64-7.3, 3 s of a busy shell left 113
+# of 272, and the start of "perf persistent pause" and the workload's exit
+# left 82 of 1500 ms at 499 Hz (2026-12-06).  perf's exit,
+# writing its file, is such work too: dw is paused before perf's reader
+# stops.  If too few come again, the lines printed below say what dw
 # held.
-perf persistent pause dw >/dev/null
-perf persistent pause dwfp >/dev/null
+rm -f /tmp/nofp-hold
+mkfifo /tmp/nofp-hold
+pp-prof-nofp -w 1500 </tmp/nofp-hold >/tmp/nofp.out 2>&1 &
+nofp=$!
+exec 3>/tmp/nofp-hold
+pp_wait_until -- grep -q done /tmp/nofp.out || not_ok "pp-prof-nofp ran"
+pp-ctl pause dw pause dwfp >/dev/null
+exec 3>&-
+wait $nofp
 kill -INT $dwlive
 wait $dwlive
 perf persistent info dw >/tmp/dw.info
@@ -152,7 +160,7 @@ perf persistent record -o /tmp/dw.data dw 2>/tmp/dwrec.err
 perf persistent record -o /tmp/dwfp.data dwfp 2>/dev/null
 perf script --no-inline -i /tmp/dw.data -F comm,tid,ip,sym >/tmp/dw.script 2>/tmp/dw.err
 perf script --no-inline -i /tmp/dwfp.data -F comm,tid,ip,sym >/tmp/dwfp.script 2>/dev/null
-set -- $(chain_stats /tmp/dw.script pp-prof-nofp pp_hot_inner pp_hot_outer)
+set -- $(FROM_HOT=$from_hot chain_stats /tmp/dw.script pp-prof-nofp pp_hot_inner pp_hot_outer)
 dn=$1 dm=$2
 set -- $(chain_stats /tmp/dwfp.script pp-prof-nofp pp_hot_inner pp_hot_outer)
 echo "# no frame pointers: dwarf names $dm of $dn samples as pp_hot_inner under pp_hot_outer ($(pct "$dn" "$dm") %), the frame-pointer walk $2 of $1"
@@ -197,7 +205,7 @@ check "convert: the user registers" [ "$1" = 1 ]
 check "convert: ... and the user stack" [ "$2" = 1 ]
 if perf version --build-options 2>/dev/null | grep -q "dwarf-unwind: *\[ on"; then
 	perf script --no-inline -i /tmp/dwconv.data -F comm,tid,ip,sym >/tmp/dwconv.script 2>/dev/null
-	set -- $(chain_stats /tmp/dwconv.script pp-prof-nofp pp_hot_inner pp_hot_outer)
+	set -- $(FROM_HOT=$from_hot chain_stats /tmp/dwconv.script pp-prof-nofp pp_hot_inner pp_hot_outer)
 	echo "# convert, dwarf: $2 of $1 samples as pp_hot_inner under pp_hot_outer"
 	check "convert, dwarf: unwound by perf, 90 % and more" \
 		[ "$1" -ge 50 -a "$(pct "$1" "$2")" -ge 90 ]
