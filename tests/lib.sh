@@ -447,6 +447,28 @@ function counted(   lo, hi, i, n, m) { lo = 1; hi = k
 	return (n + 0) " " (m + 0) }
 '
 
+# pp_run_held OUT CMD...: CMD (pp-prof -w or pp-prof-nofp -w) started in
+# the background, its output in OUT, its standard input a fifo this shell
+# holds open (fd 3); returns once CMD printed "done", its spin over: it
+# then waits, sampled no more, until pp_release_held closes the fifo and
+# waits for it.  So what the profile suites check is read while the
+# workload still runs, and its exit is not in the samplers' rings.
+pp_run_held() {
+	_pp_out=$1
+	shift
+	rm -f /tmp/pp-hold
+	mkfifo /tmp/pp-hold
+	"$@" </tmp/pp-hold >"$_pp_out" 2>&1 &
+	_pp_held=$!
+	exec 3>/tmp/pp-hold
+	pp_wait_until -- grep -q done "$_pp_out"
+}
+
+pp_release_held() {
+	exec 3>&-
+	wait $_pp_held
+}
+
 # pp_from_hot: the FROM_HOT of the profile suites (94-profile,
 # 94-profile-maps), 1 on the lab's debug kernel and on arm64, else 0.
 # Their goal, 95 % of the workload's samples named with their callers,

@@ -35,18 +35,12 @@ perf persistent create -d -n prof -m 1M -F 499 -g cpu-clock >/tmp/prof.create 2>
 	not_ok "create -g cpu-clock"
 perf persistent create -d -n prof4 -m 1M -F 499 -g --max-stack 4 cpu-clock \
 	>/dev/null 2>&1 || not_ok "create -g --max-stack 4"
-rm -f /tmp/prof-hold
-mkfifo /tmp/prof-hold
-pp-prof -w 3000 </tmp/prof-hold >/tmp/prof.out 2>&1 &
-prof=$!
-exec 3>/tmp/prof-hold
-pp_wait_until -- grep -q done /tmp/prof.out || not_ok "pp-prof ran"
+pp_run_held /tmp/prof.out pp-prof -w 3000 || not_ok "pp-prof ran"
 perf persistent pause prof >/dev/null
 perf persistent pause prof4 >/dev/null
 perf persistent record -o /tmp/prof.data prof 2>/tmp/prof.rec
 perf persistent record -o /tmp/prof4.data prof4 2>/dev/null
-exec 3>&-
-wait $prof
+pp_release_held
 check_grep "record wrote the profile" "Wrote [0-9]+ records of prof to" /tmp/prof.rec
 perf persistent info prof >/tmp/prof.info
 check_grep "info: the records carry call chains" "^sample fields: .*callchain" /tmp/prof.info
@@ -148,15 +142,9 @@ pp_wait_readers dwl "$(grep -c ^processor /proc/cpuinfo)" || not_ok "dwl's live 
 # writing its file, is such work too: dw is paused before perf's reader
 # stops.  If too few come again, the lines printed below say what dw
 # held.
-rm -f /tmp/nofp-hold
-mkfifo /tmp/nofp-hold
-pp-prof-nofp -w 1500 </tmp/nofp-hold >/tmp/nofp.out 2>&1 &
-nofp=$!
-exec 3>/tmp/nofp-hold
-pp_wait_until -- grep -q done /tmp/nofp.out || not_ok "pp-prof-nofp ran"
+pp_run_held /tmp/nofp.out pp-prof-nofp -w 1500 || not_ok "pp-prof-nofp ran"
 pp-ctl pause dw pause dwfp >/dev/null
-exec 3>&-
-wait $nofp
+pp_release_held
 kill -INT $dwlive
 wait $dwlive
 perf persistent info dw >/tmp/dw.info
