@@ -41,10 +41,18 @@ stage() {
 		exit "$rc"
 	)
 	rc=$?
-	echo "==== $name: $(($(date +%s) - start)) s (CPU $(cpu_of "$log.times") s), exit $rc"
+	timing "$name: $(($(date +%s) - start)) s (CPU $(cpu_of "$log.times") s), exit $rc"
 	rm -f "$log.times"
 	note_failures "$name"
 	return "$rc"
+}
+
+# timing LINE: "==== LINE", a stage's or job's seconds, also added to the
+# file $timings names, if set: what a check keeps of them after its log
+# (scripts/check).
+timing() {
+	echo "==== $1"
+	[ -z "${timings:-}" ] || echo "$1" >>"$timings"
 }
 
 # cpu_of FILE: the children's CPU seconds in FILE, what times printed
@@ -180,7 +188,7 @@ end_job() {
 	read -r needs count <"$jobdir/$name.meta"
 	echo "==== $name"
 	cat "$jobdir/$name.log"
-	echo "==== $name: $secs s (CPU ${cpu:-?} s), exit $rc"
+	timing "$name: $secs s (CPU ${cpu:-?} s), exit $rc"
 	note_failures "$name" "$jobdir/$name.log"
 	case $count in
 	one) count_one "$name" "$rc" ;;
