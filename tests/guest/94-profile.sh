@@ -31,9 +31,15 @@ from_hot=$(pp_from_hot)
 beside_perf=${PP_PROFILE_PERF:-1}
 
 # --- the sampler, the workload still running at the read ---
+# 3 s at 499 Hz: its exec and dynamic loader, which no frame-pointer walk
+# places under main, are 2 % of it (on 7.3, 37 samples: 5 % of a 1.5 s
+# run, 2026-12-06).  perf script's time, and that of the awk reading its
+# output, grows with the samples (on the debug kernel about 2 ms a
+# sample), so the samplers whose checks need fewer take fewer:
+# --max-stack's at 99 Hz, whose deepest chain is its check.
 perf persistent create -d -n prof -m 1M -F 499 -g cpu-clock >/tmp/prof.create 2>&1 ||
 	not_ok "create -g cpu-clock"
-perf persistent create -d -n prof4 -m 1M -F 499 -g --max-stack 4 cpu-clock \
+perf persistent create -d -n prof4 -m 1M -F 99 -g --max-stack 4 cpu-clock \
 	>/dev/null 2>&1 || not_ok "create -g --max-stack 4"
 pp_run_held /tmp/prof.out pp-prof -w 3000 || not_ok "pp-prof ran"
 perf persistent pause prof >/dev/null
@@ -122,9 +128,13 @@ dump_regs() {
 # of the dynamic loader and of its exit are not in code it was built
 # without frame pointers for, and under a loaded host they were 17 of the
 # live reader's 162 (6.1 in make check, 2026-12-06).
-perf persistent create -d -n dw -m 4M -F 499 --call-graph dwarf cpu-clock \
+# At 249 Hz: about 370 samples of the workload, each of which perf
+# unwinds where it can (the 6.1 and arm64 lanes), which the rings of
+# 4 MiB a CPU hold whole (about 480 of 8 KiB stacks).  The frame-pointer
+# walk beside it, a figure for the log, at 99 Hz.
+perf persistent create -d -n dw -m 4M -F 249 --call-graph dwarf cpu-clock \
 	>/dev/null 2>&1 || not_ok "create --call-graph dwarf"
-perf persistent create -d -n dwfp -m 1M -F 499 -g cpu-clock >/dev/null 2>&1 ||
+perf persistent create -d -n dwfp -m 1M -F 99 -g cpu-clock >/dev/null 2>&1 ||
 	not_ok "create dwfp"
 # The same at 99 Hz with 4 KiB of stack, read live through perf for
 # convert below (perf's reader keeps up with that in every lane).
@@ -151,17 +161,27 @@ perf persistent info dw >/tmp/dw.info
 check_grep "info: dwarf's fields" "^sample fields: .*callchain" /tmp/dw.info
 perf persistent record -o /tmp/dw.data dw 2>/tmp/dwrec.err
 perf persistent record -o /tmp/dwfp.data dwfp 2>/dev/null
-perf script --no-inline -i /tmp/dw.data -F comm,tid,ip,sym >/tmp/dw.script 2>/tmp/dw.err
 perf script --no-inline -i /tmp/dwfp.data -F comm,tid,ip,sym >/tmp/dwfp.script 2>/dev/null
-set -- $(FROM_HOT=1 chain_stats /tmp/dw.script pp-prof-nofp pp_hot_inner pp_hot_outer)
-dn=$1 dm=$2
 set -- $(chain_stats /tmp/dwfp.script pp-prof-nofp pp_hot_inner pp_hot_outer)
-echo "# no frame pointers: dwarf names $dm of $dn samples as pp_hot_inner under pp_hot_outer ($(pct "$dn" "$dm") %), the frame-pointer walk $2 of $1"
-if [ "$dn" -lt 100 ]; then
-	# Too few to judge: what dw held and what reading it said.
-	echo "# dw: $(wc -l </tmp/dw.script) lines of perf script, of which by comm:"
-	awk '{ print $1 }' /tmp/dw.script | sort | uniq -c | sort -rn | head -n 5 | sed 's/^/#   /'
-	tail -n 5 /tmp/dwrec.err /tmp/dw.err 2>/dev/null | sed 's/^/#   /'
+echo "# no frame pointers: the frame-pointer walk names $2 of $1 samples as pp_hot_inner under pp_hot_outer"
+# perf unwinds: the lab's perf 7.3 (the x86 7.x, 6.12 and debug lanes) is
+# built without libdw and libunwind; Debian's perf 6.1 (the 6.1 lane) and
+# Debian 13's arm64 perf (arm64-7.3) have them.  Without, perf script
+# prints the kernel's frames and the sample's IP alone: what dw holds is
+# then checked in perf's dump of it (dump_regs), not by a script of it.
+unwinds=0
+perf version --build-options 2>/dev/null | grep -q "dwarf-unwind: *\[ on" && unwinds=1
+if [ $unwinds = 1 ]; then
+	perf script --no-inline -i /tmp/dw.data -F comm,tid,ip,sym >/tmp/dw.script 2>/tmp/dw.err
+	set -- $(FROM_HOT=1 chain_stats /tmp/dw.script pp-prof-nofp pp_hot_inner pp_hot_outer)
+	dn=$1 dm=$2
+	echo "# no frame pointers: dwarf names $dm of $dn samples as pp_hot_inner under pp_hot_outer ($(pct "$dn" "$dm") %)"
+	if [ "$dn" -lt 100 ]; then
+		# Too few to judge: what dw held and what reading it said.
+		echo "# dw: $(wc -l </tmp/dw.script) lines of perf script, of which by comm:"
+		awk '{ print $1 }' /tmp/dw.script | sort | uniq -c | sort -rn | head -n 5 | sed 's/^/#   /'
+		tail -n 5 /tmp/dwrec.err /tmp/dw.err 2>/dev/null | sed 's/^/#   /'
+	fi
 fi
 # A frame pointer left at a record whose return address nothing maps
 # (tests/pp-stray.c), sample after sample: the sample's own IP is held, its
@@ -177,10 +197,7 @@ perf persistent destroy stray >/dev/null
 echo "# a stray caller: $((reads1 - reads0)) reads of the mappings in 2 s"
 check "a stray caller: at most a read a second for it" \
 	[ $((reads1 - reads0)) -ge 1 -a $((reads1 - reads0)) -le 6 ]
-# perf unwinds: the lab's perf 7.3 (the x86 7.x, 6.12 and debug lanes) is
-# built without libdw and libunwind; Debian's perf 6.1 (the 6.1 lane) and
-# Debian 13's arm64 perf (arm64-7.3) have them.
-if perf version --build-options 2>/dev/null | grep -q "dwarf-unwind: *\[ on"; then
+if [ $unwinds = 1 ]; then
 	check "dwarf: the callers of a program without frame pointers, 90 % and more" \
 		[ "$dn" -ge 100 -a "$(pct "$dn" "$dm")" -ge 90 ]
 else
@@ -196,7 +213,7 @@ check_grep "convert of a live dwarf reader: written" "Wrote [0-9]+ records of dw
 set -- $(dump_regs /tmp/dwconv.data)
 check "convert: the user registers" [ "$1" = 1 ]
 check "convert: ... and the user stack" [ "$2" = 1 ]
-if perf version --build-options 2>/dev/null | grep -q "dwarf-unwind: *\[ on"; then
+if [ $unwinds = 1 ]; then
 	perf script --no-inline -i /tmp/dwconv.data -F comm,tid,ip,sym >/tmp/dwconv.script 2>/dev/null
 	set -- $(FROM_HOT=1 chain_stats /tmp/dwconv.script pp-prof-nofp pp_hot_inner pp_hot_outer)
 	echo "# convert, dwarf: $2 of $1 samples as pp_hot_inner under pp_hot_outer"
@@ -237,15 +254,16 @@ check_eq "nothing left of the refusals" "" "$(perf persistent list 2>/dev/null |
 # walked from are the same.  The idle chains are those of the walk: with
 # the cache off (idle_chain_cache=0) the frequent idle chains are the
 # same, return address for return address, and every idle chain ends in
-# one of the outermost frames of those walked.
+# one of the outermost frames of those walked.  Each sampler at 199 Hz,
+# read once it wrote 200 records: a few hundred idle samples a run.
 idle_written() { # NAME N: has NAME written N records?
 	[ "$(perf persistent info "$1" |
 		awk '$1 ~ /^[0-9]+$/ { n += $3 } END { print n + 0 }')" -ge "$2" ]
 }
 idle_chains() { # NAME OUT: the idle tasks' chains, one a line, by count
-	perf persistent create -d -n "$1" -m 1M -F 499 -g cpu-clock >/dev/null 2>&1 ||
+	perf persistent create -d -n "$1" -m 1M -F 199 -g cpu-clock >/dev/null 2>&1 ||
 		not_ok "create $1"
-	pp_wait_until -- idle_written "$1" 400 || not_ok "$1 sampled"
+	pp_wait_until -- idle_written "$1" 200 || not_ok "$1 sampled"
 	perf persistent pause "$1" >/dev/null
 	perf persistent record -o "/tmp/$1.data" "$1" 2>/dev/null
 	perf persistent destroy "$1" >/dev/null
