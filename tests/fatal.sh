@@ -11,6 +11,9 @@
 #   mce_record", and as JSON), and the first boot's kernel log lines are in
 #   the console: the host checks them.
 # MCE sets QEMU's command: "CPU BANK STATUS MCG_STATUS ADDR MISC".
+# PROFILE=1: tests/profile-reset.sh's profile too, made in boot 1 before
+# the fatal machine check (CRASH=none) and checked in boot 2 (TAP): the
+# seconds before the crash that the machine check ended.
 . ./lib.sh
 
 if [ ! -e "$PP_SYS/previous_boot/end" ]; then
@@ -20,6 +23,7 @@ if [ ! -e "$PP_SYS/previous_boot/end" ]; then
 	pp_wait_stat mce_record written 2
 	echo "==== boot 1 script mce_record"
 	perf persistent script mce_record
+	[ -z "${PROFILE:-}" ] || CRASH=none sh ./profile-reset.sh
 	echo "==== boot 1 fatal"
 	pp_console_drain
 	echo "vm-run: monitor mce $MCE"
@@ -33,3 +37,4 @@ echo "==== boot 2 previous mce_record"
 perf persistent script --previous mce_record
 echo "==== boot 2 previous json"
 perf persistent script --json --previous mce_record
+[ -z "${PROFILE:-}" ] || sh ./profile-reset.sh
