@@ -8,8 +8,10 @@
 #   then a fatal machine check raised by QEMU's monitor ("vm-run: monitor
 #   mce ..."), whose panic resets the guest warm.
 #   Boot 2 prints what the previous boot kept ("==== boot 2 previous
-#   mce_record", and as JSON), and the first boot's kernel log lines are in
-#   the console: the host checks them.
+#   mce_record", and as JSON) and its archive (perf persistent archive:
+#   its files, summary, JSON, perf.data's events, textfile, and a second
+#   run), and the first boot's kernel log lines are in the console: the
+#   host checks them.
 # MCE sets QEMU's command: "CPU BANK STATUS MCG_STATUS ADDR MISC".
 # PROFILE=1: tests/profile-reset.sh's profile too, made in boot 1 before
 # the fatal machine check (CRASH=none) and checked in boot 2 (TAP): the
@@ -37,4 +39,25 @@ echo "==== boot 2 previous mce_record"
 perf persistent script --previous mce_record
 echo "==== boot 2 previous json"
 perf persistent script --json --previous mce_record
+# The archive of the previous boot (perf persistent archive), as the
+# packaged unit makes it at boot, and a second run, which writes nothing.
+echo "==== boot 2 archive refused"
+perf persistent archive -d /nonexistent/arch --no-textfile 2>&1
+echo "exit $?"
+echo "==== boot 2 archive"
+perf persistent archive -d /tmp/arch --textfile /tmp
+echo "==== boot 2 archive files"
+ls -1 /tmp/arch/boot-*
+echo "==== boot 2 archive summary"
+cat /tmp/arch/boot-*/summary
+echo "==== boot 2 archive json"
+cat /tmp/arch/boot-*/hardware-errors.json
+echo "==== boot 2 archive perf.data"
+perf script -i /tmp/arch/boot-*/perf.data -F event 2>/dev/null | sort | uniq -c
+echo "==== boot 2 textfile"
+cat /tmp/perf_persistent.prom
+echo "==== boot 2 archive again"
+perf persistent archive -d /tmp/arch --textfile /tmp
+echo "==== boot 2 archive files again"
+ls -1a /tmp/arch
 [ -z "${PROFILE:-}" ] || sh ./profile-reset.sh

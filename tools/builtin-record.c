@@ -10,23 +10,6 @@
 
 #include "builtin.h"
 
-/*
- * The id the records carry: a previous boot's event carries that boot's
- * (its sysfs previous_id), which perf matches with the attr's.
- */
-static unsigned int record_id(const struct pp_event_desc *desc)
-{
-	char name[PERF_PERSISTENT_NAME_MAX + sizeof(PP_PREVIOUS_PREFIX)];
-	char buf[32];
-	unsigned int id;
-
-	if (!(desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS))
-		return desc->info.id;
-	snprintf(name, sizeof(name), "%s%s", PP_PREVIOUS_PREFIX, desc->info.name);
-	instance_attr(name, "previous_id", buf, sizeof(buf));
-	return sscanf(buf, "%u", &id) == 1 ? id : desc->info.id;
-}
-
 static int cmd_record(int argc, char **argv)
 {
 	const char *path = NULL, *fmt = "perf.data";
@@ -81,7 +64,7 @@ static int cmd_record(int argc, char **argv)
 			break;
 		ev->name = desc->info.name;
 		ev->attr = desc->attr;
-		ev->id = record_id(desc);
+		ev->id = export_id(desc);
 		ev->previous = desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS;
 		ev->snap = &x.snap[x.nr];
 	}

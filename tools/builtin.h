@@ -36,7 +36,7 @@ struct pp_cmd {
 extern const struct pp_cmd pp_cmd_create, pp_cmd_list, pp_cmd_info,
 	pp_cmd_pause, pp_cmd_resume, pp_cmd_wait, pp_cmd_trigger,
 	pp_cmd_detach, pp_cmd_attach, pp_cmd_destroy, pp_cmd_stat,
-	pp_cmd_script, pp_cmd_record, pp_cmd_convert;
+	pp_cmd_script, pp_cmd_record, pp_cmd_convert, pp_cmd_archive;
 
 /* ---- options.c: the command line --------------------------------------- */
 
@@ -213,6 +213,12 @@ int read_named_event(int fd, const char *name, struct pp_event_desc *desc,
 int read_event(int argc, char **argv, struct pp_event_desc *desc,
 	       struct pp_snapshot *snap, struct pp_printer **p,
 	       bool wall_clock);
+
+/*
+ * The id an export's records carry: a previous boot's event carries that
+ * boot's (its sysfs previous_id), which perf matches with the attr's.
+ */
+unsigned int export_id(const struct pp_event_desc *desc);
 
 /* The events a perf.data export is made of: record and convert. */
 struct exports {

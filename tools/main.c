@@ -29,7 +29,7 @@ static const struct pp_cmd *const cmds[] = {
 	&pp_cmd_create, &pp_cmd_list, &pp_cmd_info, &pp_cmd_pause,
 	&pp_cmd_resume, &pp_cmd_wait, &pp_cmd_trigger, &pp_cmd_detach,
 	&pp_cmd_attach, &pp_cmd_destroy, &pp_cmd_stat, &pp_cmd_script,
-	&pp_cmd_record, &pp_cmd_convert, &pp_cmd_help,
+	&pp_cmd_record, &pp_cmd_convert, &pp_cmd_archive, &pp_cmd_help,
 };
 
 #define NR_CMDS	(sizeof(cmds) / sizeof(cmds[0]))

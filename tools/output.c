@@ -367,6 +367,17 @@ static void format_info(struct pp_printer *p, const struct pp_decoded *d,
 	trace_seq_terminate(s);
 }
 
+int record_origin_pid(const struct pp_decoded *d)
+{
+	int32_t pid;
+
+	/* struct trace_entry: type (2), flags (1), preempt_count (1), pid. */
+	if (!d->raw || d->raw_size < 2 * sizeof(pid))
+		return 0;
+	memcpy(&pid, (const char *)d->raw + sizeof(pid), sizeof(pid));
+	return pid < 0 ? pid : 0;
+}
+
 /*
  * Where the module found the error of a record it wrote itself, which the
  * tracepoint never saw: its payload's common_pid is then negative
@@ -374,13 +385,7 @@ static void format_info(struct pp_printer *p, const struct pp_decoded *d,
  */
 const char *record_origin(const struct pp_decoded *d)
 {
-	int32_t pid;
-
-	/* struct trace_entry: type (2), flags (1), preempt_count (1), pid. */
-	if (!d->raw || d->raw_size < 2 * sizeof(pid))
-		return NULL;
-	memcpy(&pid, (const char *)d->raw + sizeof(pid), sizeof(pid));
-	switch (pid) {
+	switch (record_origin_pid(d)) {
 	case PERF_PERSISTENT_ORIGIN_PANIC:
 		return "taken at the panic from the kernel log";
 	case PERF_PERSISTENT_ORIGIN_ERST:

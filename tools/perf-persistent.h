@@ -249,6 +249,8 @@ const char *printer_comm(struct pp_printer *p, int pid);
 int printer_comm_at(struct pp_printer *p, size_t i, const char **comm);
 /* Where the module found the error of a record it wrote itself, or NULL. */
 const char *record_origin(const struct pp_decoded *d);
+/* The same as its PERF_PERSISTENT_ORIGIN_* value, or 0: traced. */
+int record_origin_pid(const struct pp_decoded *d);
 /* Print one record as a line, as perf script does. */
 void print_record(struct pp_printer *p, FILE *out, const struct pp_decoded *d);
 /* Print one record as a JSON object on one line. */
@@ -411,6 +413,11 @@ int perfdata_write(const char *path, const struct pp_export *ev, size_t nr,
 /* Whether perfdata_write() fills perf's build-id cache (default: yes). */
 void perfdata_set_buildid_cache(bool on);
 
+/* ---- files.c: directories ------------------------------------------------ */
+
+/* Remove the directory tree at @path; 0, or -1 with errno set. */
+int remove_tree(const char *path);
+
 /* ---- tracedat.c: export to trace-cmd's trace.dat ------------------------ */
 
 /*
@@ -423,6 +430,8 @@ void perfdata_set_buildid_cache(bool on);
  */
 int tracedat_write(const char *path, const struct pp_export *ev, size_t nr,
 		   size_t *written);
+/* Whether trace-cmd's library, which writes a trace.dat, can be loaded. */
+bool tracedat_available(void);
 
 /* ---- readerdata.c: the records in a perf.data of readers --------------- */
 

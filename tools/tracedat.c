@@ -25,7 +25,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -227,6 +226,18 @@ struct tracecmd_writer {
 	void (*set_loglevel)(enum tep_loglevel level);
 };
 
+bool tracedat_available(void)
+{
+	void *lib = dlopen(TRACECMD_LIB, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+
+	if (!lib)
+		lib = dlopen(TRACECMD_LIB, RTLD_LAZY | RTLD_LOCAL);
+	if (!lib)
+		return false;
+	dlclose(lib);
+	return true;
+}
+
 /*
  * Load libtracecmd and find its writer.  The library stays loaded for the
  * rest of the run, as a linked one does.  Returns 0, or -1 (reported).
@@ -335,15 +346,6 @@ static int writer_run(const struct tracecmd_writer *w, const char *path,
 	return 0;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 int tracedat_write(const char *path, const struct pp_export *ev, size_t nr,
 		   size_t *written)
 {
@@ -402,7 +404,7 @@ int tracedat_write(const char *path, const struct pp_export *ev, size_t nr,
 		ret = writer_run(&w, path, dir, cpus, files);
 	if (!ret)
 		*written = n;
-	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(dir);
 out:
 	for (cpu = 0; files && cpu < cpus; cpu++)
 		free(files[cpu]);

@@ -433,3 +433,20 @@ int parse_format(const char *s, enum pp_format *format)
 		return usage_error("--format takes perf.data or trace.dat, not '%s'", s);
 	return 0;
 }
+
+/*
+ * The id the records carry: a previous boot's event carries that boot's
+ * (its sysfs previous_id), which perf matches with the attr's.
+ */
+unsigned int export_id(const struct pp_event_desc *desc)
+{
+	char name[PERF_PERSISTENT_NAME_MAX + sizeof(PP_PREVIOUS_PREFIX)];
+	char buf[32];
+	unsigned int id;
+
+	if (!(desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS))
+		return desc->info.id;
+	snprintf(name, sizeof(name), "%s%s", PP_PREVIOUS_PREFIX, desc->info.name);
+	instance_attr(name, "previous_id", buf, sizeof(buf));
+	return sscanf(buf, "%u", &id) == 1 ? id : desc->info.id;
+}

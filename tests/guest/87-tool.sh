@@ -356,6 +356,16 @@ expect 129 "unknown verb 'frobnicate'" perf persistent frobnicate
 expect 129 "missing the event name" perf persistent script
 expect 1 "cannot write '/nonexistent/f.data': No such file or directory" \
 	perf persistent record -o /nonexistent/f.data "$E"
+expect 129 "unexpected argument 'extra'" perf persistent archive extra
+expect 129 "bad number of archives to keep '0'" perf persistent archive --keep 0
+expect 129 "--textfile and --no-textfile exclude each other" \
+	perf persistent archive --textfile /tmp --no-textfile
+# archive where the module found no previous boot (no region here).
+perf persistent archive -d /tmp/noarch >/tmp/out 2>&1
+check_eq "archive without a previous boot: exit 0" 0 $?
+check_grep "... says there is nothing to archive" \
+	"^no previous boot in a reserved region: nothing to archive$" /tmp/out
+check "... and makes no directory" [ ! -e /tmp/noarch ]
 check_eq "nothing left behind by the bad input" "1" "$(perf persistent list | grep -c '^ *[0-9]')"
 check "$E still holds its records" test "$(pp_stat "$E" written)" -eq 2
 

@@ -11,15 +11,22 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/hw_breakpoint.h>
 
 #include "../builtin.h"
+#include "../archive.h"
 
 static int passed, failed;
 
@@ -1360,6 +1367,148 @@ static void test_uapi(void)
 	      "page_ext: versioned by size (VER1 appends reserve_head), within the smallest page");
 }
 
+/* A made-up previous boot: two events, a fatal machine check among three. */
+static void fill_archive(struct archive *a, struct archive_event *ev)
+{
+	memset(a, 0, sizeof(*a));
+	strcpy(a->boot_id, "0123abcd-4567-89ef-0123-456789abcdef");
+	strcpy(a->release, "6.1.0-57-amd64");
+	strcpy(a->end, "panic");
+	strcpy(a->path, "/var/lib/perf-persistent/boot-0123abcd");
+	strcpy(a->when, "2026-12-06 10:00:00 UTC");
+	a->time = 1796551200;
+	memset(ev, 0, 2 * sizeof(*ev));
+	strcpy(ev[0].name, "mce_record");
+	strcpy(ev[0].source, "mce:mce_record");
+	ev[0].records = 3;
+	strcpy(ev[1].name, "sw\"it\\ch");
+	strcpy(ev[1].source, "sched:sched_switch");
+	ev[1].records = 100;
+	ev[1].overwritten = 7;
+	ev[1].dropped = 2;
+	a->events = ev;
+	a->nr_events = 2;
+	hwerr_count(a, HWERR_CORRECTED, HWERR_TRACED);
+	hwerr_count(a, HWERR_CORRECTED, HWERR_TRACED);
+	hwerr_count(a, HWERR_FATAL, HWERR_PANIC);
+}
+
+static void test_archive(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[] = "/tmp/pp-unit-archive.XXXXXX", path[PATH_MAX];
+	char *text = NULL, buf[4096], got[4096];
+	struct archive_event ev[2];
+	struct timespec ts[2];
+	struct archive a;
+	size_t len = 0;
+	struct stat st;
+	FILE *f;
+	int fd, n, i;
+
+	/* Severity: MCi_STATUS's UC and PCC, and where the module found it. */
+	CHECK(hwerr_mce_severity(0x9c00000000010151ULL, HWERR_TRACED) == HWERR_CORRECTED,
+	      "a corrected machine check");
+	CHECK(hwerr_mce_severity(0xbd00000000010151ULL, HWERR_TRACED) == HWERR_UNCORRECTED,
+	      "UC without PCC: uncorrected");
+	CHECK(hwerr_mce_severity(0xb600000000070f0fULL, HWERR_ERST) == HWERR_FATAL,
+	      "PCC: fatal");
+	CHECK(hwerr_mce_severity(0x9c00000000010151ULL, HWERR_PANIC) == HWERR_FATAL,
+	      "taken at the panic: fatal");
+	CHECK(hwerr_cper_severity(2, HWERR_BERT) == HWERR_CORRECTED &&
+	      hwerr_cper_severity(3, HWERR_BERT) == HWERR_CORRECTED &&
+	      hwerr_cper_severity(0, HWERR_BERT) == HWERR_UNCORRECTED &&
+	      hwerr_cper_severity(1, HWERR_BERT) == HWERR_FATAL &&
+	      hwerr_cper_severity(2, HWERR_GHES) == HWERR_FATAL,
+	      "CPER severities, and GHES at the panic");
+	CHECK(hwerr_origin_of(0) == HWERR_TRACED &&
+	      hwerr_origin_of(1234) == HWERR_TRACED &&
+	      hwerr_origin_of(PERF_PERSISTENT_ORIGIN_PANIC) == HWERR_PANIC &&
+	      hwerr_origin_of(PERF_PERSISTENT_ORIGIN_ERST) == HWERR_ERST &&
+	      hwerr_origin_of(PERF_PERSISTENT_ORIGIN_BOOT_LOG) == HWERR_BOOT_LOG &&
+	      hwerr_origin_of(PERF_PERSISTENT_ORIGIN_BERT) == HWERR_BERT &&
+	      hwerr_origin_of(PERF_PERSISTENT_ORIGIN_GHES) == HWERR_GHES,
+	      "origins from the payload's common_pid");
+
+	fill_archive(&a, ev);
+	CHECK(hwerr_total(&a, -1) == 3 && hwerr_total(&a, HWERR_FATAL) == 1,
+	      "hardware errors counted: %llu", hwerr_total(&a, -1));
+	CHECK(archive_priority(&a) == 3, "a fatal error: the journal's err");
+	a.hwerr[HWERR_FATAL][HWERR_PANIC] = 0;
+	CHECK(archive_priority(&a) == 4, "corrected errors only: warning");
+	memset(a.hwerr, 0, sizeof(a.hwerr));
+	CHECK(archive_priority(&a) == 6, "no hardware error: info");
+	fill_archive(&a, ev);
+
+	/* The summary and the metrics. */
+	f = open_memstream(&text, &len);
+	archive_write_summary(&a, f);
+	fclose(f);
+	CHECK(strstr(text, "previous boot 0123abcd-4567-89ef-0123-456789abcdef (6.1.0-57-amd64) ended by panic: 103 records of 2 events archived in /var/lib/perf-persistent/boot-0123abcd; 3 hardware errors, 1 fatal\n") == text,
+	      "summary's first line: %.200s", text);
+	CHECK(strstr(text, "  fatal        panic     1\n") &&
+	      strstr(text, "  corrected    traced    2\n"),
+	      "summary: the errors by severity and origin");
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	archive_write_metrics(&a, f);
+	fclose(f);
+	CHECK(strstr(text, "perf_persistent_previous_boot_info{boot_id=\"0123abcd-4567-89ef-0123-456789abcdef\",release=\"6.1.0-57-amd64\",end=\"panic\"} 1\n") != NULL,
+	      "metrics: the boot");
+	CHECK(strstr(text, "perf_persistent_previous_boot_records_lost{event=\"sw\\\"it\\\\ch\",reason=\"overwritten\"} 7\n") != NULL,
+	      "metrics: a label's quote and backslash escaped");
+	CHECK(strstr(text, "perf_persistent_previous_boot_hardware_errors{severity=\"fatal\",origin=\"panic\"} 1\n") != NULL &&
+	      strstr(text, "perf_persistent_previous_boot_hardware_errors{severity=\"uncorrected\",origin=\"erst\"} 0\n") != NULL,
+	      "metrics: every severity and origin, zeros too");
+	CHECK(strstr(text, "perf_persistent_archive_timestamp_seconds 1796551200\n") != NULL,
+	      "metrics: the archive's time");
+
+	/* The textfile, replaced whole, readable by node_exporter's user. */
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	CHECK(archive_textfile(&a, dir) == 0, "textfile written");
+	snprintf(path, sizeof(path), "%s/perf_persistent.prom", dir);
+	CHECK(!stat(path, &st) && (st.st_mode & 0777) == 0644 &&
+	      (size_t)st.st_size == strlen(text),
+	      "textfile: mode 0644, the metrics whole");
+	free(text);
+
+	/* The journal entry, sent as one datagram. */
+	n = archive_journal_entry(&a, buf, sizeof(buf));
+	CHECK(n > 0 && strstr(buf, "PRIORITY=3\n") &&
+	      strstr(buf, "SYSLOG_IDENTIFIER=perf-persistent\n") &&
+	      strstr(buf, "PERF_PERSISTENT_FATAL_ERRORS=1\n") &&
+	      !strncmp(buf, "MESSAGE=previous boot 0123abcd", 30),
+	      "journal entry: %.*s", n, buf);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/journal", dir);
+	fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+	CHECK(fd >= 0 && !bind(fd, (struct sockaddr *)&sa, sizeof(sa)), "bind");
+	CHECK(archive_journal(&a, sa.sun_path) == 0, "journal: sent");
+	CHECK(recv(fd, got, sizeof(got), MSG_DONTWAIT) == n && !memcmp(got, buf, n),
+	      "journal: one datagram, the entry");
+	close(fd);
+	unlink(sa.sun_path);
+	CHECK(archive_journal(&a, sa.sun_path) == 1, "journal: none there, no error");
+
+	/* Pruning: the newest by their summary's time; the others removed. */
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/boot-%c", dir, 'c' - i);
+		mkdir(path, 0700);
+		strcat(path, "/summary");
+		close(open(path, O_WRONLY | O_CREAT, 0600));
+		ts[0].tv_sec = ts[1].tv_sec = 1000 + i;
+		ts[0].tv_nsec = ts[1].tv_nsec = 0;
+		utimensat(AT_FDCWD, path, ts, 0);
+	}
+	CHECK(archive_prune(dir, 2) == 1, "prune: one of three removed");
+	snprintf(path, sizeof(path), "%s/boot-c", dir);
+	CHECK(stat(path, &st) && errno == ENOENT, "prune: the oldest went");
+	snprintf(path, sizeof(path), "%s/boot-a/summary", dir);
+	CHECK(!stat(path, &st), "prune: the newest stays");
+	CHECK(archive_prune(dir, 2) == 0, "prune: again, nothing");
+	CHECK(remove_tree(dir) == 0, "remove the tree");
+}
+
 int main(void)
 {
 	tracefs_set_dir("data/tracefs");
@@ -1379,6 +1528,7 @@ int main(void)
 	test_crash_dump();
 	test_dump_names();
 	test_uapi();
+	test_archive();
 	printf("tools unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-persistent tool: "perf persistent archive", the previous boot's
+ * history written to a directory of its own, once: every event of that
+ * boot in one perf.data, its tracepoints in one trace.dat, its hardware
+ * errors as JSON and a summary; node_exporter's textfile and one journal
+ * entry say what it held.  Run at boot by perf-persistent-archive.service.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "builtin.h"
+#include "archive.h"
+
+#define ARCHIVE_DIR		"/var/lib/perf-persistent"
+/* node_exporter's textfile directory on Debian (prometheus-node-exporter). */
+#define TEXTFILE_DIR		"/var/lib/prometheus/node-exporter"
+#define JOURNAL_SOCKET		"/run/systemd/journal/socket"
+
+/* previous_boot/@file, without its newline, into @buf; false if none. */
+static bool previous_file(const char *file, char *buf, size_t len)
+{
+	char rel[64], *v;
+
+	snprintf(rel, sizeof(rel), "previous_boot/%s", file);
+	v = pmu_file(rel);
+	if (!v)
+		return false;
+	v[strcspn(v, "\n")] = '\0';
+	snprintf(buf, len, "%s", v);
+	free(v);
+	return true;
+}
+
+/* A boot id as the kernel gives it: hex digits and dashes, nothing else. */
+static bool boot_id_ok(const char *id)
+{
+	return *id && strspn(id, "0123456789abcdef-") == strlen(id);
+}
+
+/* A numeric field of a tracepoint record, 0 if it has none. */
+static unsigned long long field_value(struct pp_printer *p,
+				      const struct pp_decoded *d,
+				      const char *name)
+{
+	struct tep_event *event = printer_tep_event(p);
+	struct tep_format_field *f;
+	unsigned long long v = 0;
+
+	f = event ? tep_find_field(event, name) : NULL;
+	if (!f || !d->raw || tep_read_number_field(f, d->raw, &v))
+		return 0;
+	return v;
+}
+
+enum hwerr_kind { NOT_HWERR, HWERR_MCE, HWERR_CPER };
+
+static enum hwerr_kind hwerr_kind(const struct pp_event_desc *desc)
+{
+	char src[256];
+
+	format_desc_source(desc, src, sizeof(src));
+	if (!strcmp(src, "mce:mce_record"))
+		return HWERR_MCE;
+	if (!strcmp(src, "ras:non_standard_event"))
+		return HWERR_CPER;
+	return NOT_HWERR;
+}
+
+/*
+ * Count event @i's hardware errors into @a, print its fatal ones to
+ * @fatal and all of them, as JSON, to @json.
+ */
+static void hardware_errors(struct archive *a, const struct exports *x,
+			    size_t i, FILE *fatal, FILE *json)
+{
+	enum hwerr_kind kind = hwerr_kind(&x->desc[i]);
+	const struct pp_snapshot *snap = &x->snap[i];
+	struct pp_printer *p = x->ev[i].p;
+	size_t r;
+
+	if (kind == NOT_HWERR)
+		return;
+	for (r = 0; r < snap->nr; r++) {
+		const struct pp_decoded *d = &snap->recs[r].d;
+		enum hwerr_origin origin;
+		enum hwerr_severity sev;
+
+		if (d->type != PERF_RECORD_SAMPLE || !d->raw)
+			continue;
+		origin = hwerr_origin_of(record_origin_pid(d));
+		if (kind == HWERR_MCE)
+			sev = hwerr_mce_severity(field_value(p, d, "status"),
+						 origin);
+		else
+			sev = hwerr_cper_severity(field_value(p, d, "severity"),
+						  origin);
+		hwerr_count(a, sev, origin);
+		if (sev == HWERR_FATAL)
+			print_record(p, fatal, d);
+		print_record_json(p, json, d);
+	}
+}
+
+/* Open @dir/@name for writing (mode 0600). */
+static FILE *create_in(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		pp_error("cannot write '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		pp_error("cannot write '%s': %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+/* Flush, sync and close @f; 0, or -1 (reported) for @name. */
+static int finish(FILE *f, const char *name)
+{
+	int ret = 0;
+
+	if (fflush(f) || fsync(fileno(f)))
+		ret = -1;
+	if (fclose(f))
+		ret = -1;
+	if (ret)
+		pp_error("cannot write '%s': %s", name, strerror(errno));
+	return ret;
+}
+
+/*
+ * Every event of the previous boot, described and read into @x; their
+ * counts into @a.  0, or 1 (reported).
+ */
+static int read_previous(struct exports *x, struct archive *a)
+{
+	char name[PERF_PERSISTENT_NAME_MAX + sizeof(PP_PREVIOUS_PREFIX)];
+	unsigned int *ids = NULL;
+	int fd, n, i, ret = 0;
+
+	fd = ctl_open(false);
+	if (fd < 0)
+		return 1;
+	n = ctl_list(fd, &ids);
+	if (n < 0 || exports_alloc(x, n)) {
+		free(ids);
+		close(fd);
+		return 1;
+	}
+	a->events = calloc(n ? n : 1, sizeof(*a->events));
+	if (!a->events) {
+		ret = pp_error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		struct pp_event_desc desc;
+		struct archive_event *e;
+		struct pp_export *ev;
+		struct totals t;
+		bool prev;
+
+		/* An event destroyed since it was listed is not one. */
+		if (ctl_describe(fd, ids[i], NULL, &desc))
+			continue;
+		prev = desc.info.state & PERF_PERSISTENT_STATE_PREVIOUS;
+		snprintf(name, sizeof(name), "%s%.*s", PP_PREVIOUS_PREFIX,
+			 PERF_PERSISTENT_NAME_MAX, desc.info.name);
+		ctl_desc_free(&desc);
+		if (!prev)
+			continue;
+		ev = &x->ev[x->nr];
+		ret = read_named_event(fd, name, &x->desc[x->nr],
+				       &x->snap[x->nr], &ev->p, true);
+		if (ret)
+			break;
+		ev->name = x->desc[x->nr].info.name;
+		ev->attr = x->desc[x->nr].attr;
+		ev->id = export_id(&x->desc[x->nr]);
+		ev->previous = true;
+		ev->snap = &x->snap[x->nr];
+		e = &a->events[a->nr_events++];
+		snprintf(e->name, sizeof(e->name), "%s", ev->name);
+		format_desc_source(&x->desc[x->nr], e->source, sizeof(e->source));
+		sum(&x->desc[x->nr], &t);
+		e->records = snapshot_samples(ev->snap);
+		e->overwritten = t.overwritten;
+		e->dropped = t.dropped;
+		x->nr++;
+	}
+out:
+	free(ids);
+	close(fd);
+	return ret;
+}
+
+/* The tracepoints a trace.dat can hold: time, CPU and payload recorded. */
+static bool tracedat_can(const struct pp_export *ev)
+{
+	const unsigned long long need = PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+					PERF_SAMPLE_RAW;
+
+	return ev->attr.type == PERF_TYPE_TRACEPOINT &&
+	       (ev->attr.sample_type & need) == need;
+}
+
+/* Write the archive's files into the directory @tmp.  0, or 1 (reported). */
+static int write_files(struct archive *a, const struct exports *x,
+		       const char *tmp)
+{
+	char path[PATH_MAX], *fatal_buf = NULL, *cmdline[] = {
+		"perf", "persistent", "archive",
+	};
+	struct pp_export *tev = NULL;
+	size_t i, nr_tev = 0, fatal_len = 0, written;
+	FILE *json, *fatal, *sf;
+	int ret = 1;
+
+	json = create_in(tmp, "hardware-errors.json");
+	if (!json)
+		return 1;
+	fatal = open_memstream(&fatal_buf, &fatal_len);
+	if (!fatal) {
+		fclose(json);
+		return pp_error("out of memory");
+	}
+	for (i = 0; i < x->nr; i++)
+		hardware_errors(a, x, i, fatal, json);
+	fclose(fatal);
+	a->fatal_text = fatal_buf;
+	if (finish(json, "hardware-errors.json"))
+		return 1;
+	snprintf(a->files, sizeof(a->files), "hardware-errors.json");
+
+	if (x->nr) {
+		snprintf(path, sizeof(path), "%s/perf.data", tmp);
+		perfdata_set_buildid_cache(false);
+		if (perfdata_write(path, x->ev, x->nr, 3, cmdline))
+			return 1;
+		strcat(a->files, ", perf.data");
+	}
+	tev = calloc(x->nr ? x->nr : 1, sizeof(*tev));
+	if (!tev)
+		return pp_error("out of memory");
+	for (i = 0; i < x->nr; i++)
+		if (tracedat_can(&x->ev[i]))
+			tev[nr_tev++] = x->ev[i];
+	/* trace-cmd's library is a suggestion of the package, not a need. */
+	if (nr_tev && tracedat_available()) {
+		snprintf(path, sizeof(path), "%s/trace.dat", tmp);
+		if (tracedat_write(path, tev, nr_tev, &written))
+			goto out;
+		strcat(a->files, ", trace.dat");
+	}
+	strcat(a->files, ", summary");
+	/* The summary last: an archive with one is whole (archive_prune()). */
+	sf = create_in(tmp, "summary");
+	if (!sf)
+		goto out;
+	archive_write_summary(a, sf);
+	if (finish(sf, "summary"))
+		goto out;
+	ret = 0;
+out:
+	free(tev);
+	return ret;
+}
+
+static int opt_keep(const char *arg, void *value)
+{
+	return parse_count(arg, "number of archives to keep", false, value);
+}
+
+static int archive_run(int argc, char **argv)
+{
+	const char *dir = ARCHIVE_DIR, *textfile = NULL;
+	bool journal = true, no_textfile = false;
+	unsigned long long keep = 10;
+	const struct pp_opt opts[] = {
+		OPT_STRING('d', "dir", &dir),
+		OPT_CALL(0, "keep", &keep, opt_keep),
+		OPT_STRING(0, "textfile", &textfile),
+		OPT_SET(0, "no-textfile", &no_textfile),
+		OPT_CLEAR(0, "no-journal", &journal),
+		OPT_END
+	};
+	char path[PATH_MAX], tmp[PATH_MAX], lock[PATH_MAX];
+	struct archive a = { 0 };
+	struct exports x = { 0 };
+	struct stat st;
+	struct tm tm;
+	int ret, lfd;
+
+	ret = pp_parse(argc, argv, opts);
+	if (ret)
+		return ret;
+	if (want_args(argc, argv, 0, 0))
+		return PP_EXIT_USAGE;
+	if (textfile && no_textfile)
+		return usage_error("--textfile and --no-textfile exclude each other");
+	if (!previous_file("boot_id", a.boot_id, sizeof(a.boot_id))) {
+		printf("no previous boot in a reserved region: nothing to archive\n");
+		return 0;
+	}
+	if (!boot_id_ok(a.boot_id))
+		return pp_error("previous_boot/boot_id: not a boot id: '%s'",
+				a.boot_id);
+	previous_file("release", a.release, sizeof(a.release));
+	previous_file("end", a.end, sizeof(a.end));
+
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return pp_error("cannot make '%s': %s", dir, strerror(errno));
+	/* One archive at a time: a second run waits, then finds it made. */
+	snprintf(lock, sizeof(lock), "%s/.lock", dir);
+	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lfd < 0 || flock(lfd, LOCK_EX))
+		return pp_error("cannot lock '%s': %s", lock, strerror(errno));
+	snprintf(path, sizeof(path), "%s/boot-%s", dir, a.boot_id);
+	snprintf(a.path, sizeof(a.path), "%s", path);
+	if (!stat(path, &st)) {
+		printf("previous boot %s: archived already in %s\n", a.boot_id,
+		       path);
+		close(lfd);
+		return 0;
+	}
+	/* What a run that stopped half-way left is made again. */
+	snprintf(tmp, sizeof(tmp), "%s/.boot-%s.tmp", dir, a.boot_id);
+	if (!stat(tmp, &st) && remove_tree(tmp)) {
+		ret = pp_error("cannot remove '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (mkdir(tmp, 0700)) {
+		ret = pp_error("cannot make '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	a.time = time(NULL);
+	gmtime_r(&a.time, &tm);
+	strftime(a.when, sizeof(a.when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+
+	ret = read_previous(&x, &a);
+	if (!ret)
+		ret = write_files(&a, &x, tmp);
+	if (!ret && rename(tmp, path))
+		ret = pp_error("cannot rename '%s' to '%s': %s", tmp, path,
+			       strerror(errno));
+	if (ret) {
+		remove_tree(tmp);
+		goto out;
+	}
+	archive_prune(dir, keep);
+
+	if (!textfile && !no_textfile && !stat(TEXTFILE_DIR, &st) &&
+	    S_ISDIR(st.st_mode))
+		textfile = TEXTFILE_DIR;
+	if (textfile && archive_textfile(&a, textfile))
+		ret = 1;
+	if (journal && archive_journal(&a, JOURNAL_SOCKET) < 0)
+		ret = 1;
+	archive_message(&a, tmp, sizeof(tmp));
+	printf("%s\n", tmp);
+out:
+	exports_free(&x);
+	free(a.events);
+	free(a.fatal_text);
+	close(lfd);
+	return ret;
+}
+
+/* The exit status: pp_error()'s -1 is 1. */
+static int cmd_archive(int argc, char **argv)
+{
+	int ret = archive_run(argc, argv);
+
+	return ret < 0 ? 1 : ret;
+}
+
+const struct pp_cmd pp_cmd_archive = {
+	.name = "archive",
+	.fn = cmd_archive,
+	.usage = "[-d DIR] [--keep N] [--textfile DIR | --no-textfile] [--no-journal]",
+	.help = "write the previous boot's history, once, to DIR/boot-ID (ID: that\n"
+		"    boot's id): every event in perf.data, the tracepoints in trace.dat,\n"
+		"    the hardware errors in hardware-errors.json, and a summary; keep\n"
+		"    the newest N archives; say what it held in node_exporter's\n"
+		"    textfile and in one journal entry (err for a fatal error)\n"
+		"    -d, --dir DIR   where the archives go (default " ARCHIVE_DIR ")\n"
+		"    --keep N        the archives kept (default 10)\n"
+		"    --textfile DIR  node_exporter's textfile directory (default\n"
+		"                    " TEXTFILE_DIR " if there is one)\n"
+		"    --no-textfile   no textfile\n"
+		"    --no-journal    no journal entry",
+};
