@@ -284,6 +284,20 @@ out:
 	return ret;
 }
 
+/*
+ * Whether standard output is the journal: systemd sets JOURNAL_STREAM to
+ * its "device:inode" when a service's output goes there.
+ */
+static bool stdout_is_journal(void)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	return js && sscanf(js, "%llu:%llu", &dev, &ino) == 2 &&
+	       !fstat(STDOUT_FILENO, &st) && st.st_dev == dev && st.st_ino == ino;
+}
+
 static int opt_keep(const char *arg, void *value)
 {
 	return parse_count(arg, "number of archives to keep", false, value);
@@ -307,7 +321,7 @@ static int archive_run(int argc, char **argv)
 	struct exports x = { 0 };
 	struct stat st;
 	struct tm tm;
-	int ret, lfd;
+	int ret, lfd, sent;
 
 	ret = pp_parse(argc, argv, opts);
 	if (ret)
@@ -336,8 +350,10 @@ static int archive_run(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/boot-%s", dir, a.boot_id);
 	snprintf(a.path, sizeof(a.path), "%s", path);
 	if (!stat(path, &st)) {
-		printf("previous boot %s: archived already in %s\n", a.boot_id,
-		       path);
+		/* As a service, the journal has its one entry already. */
+		if (!stdout_is_journal())
+			printf("previous boot %s: archived already in %s\n",
+			       a.boot_id, path);
 		close(lfd);
 		return 0;
 	}
@@ -372,10 +388,14 @@ static int archive_run(int argc, char **argv)
 		textfile = TEXTFILE_DIR;
 	if (textfile && archive_textfile(&a, textfile))
 		ret = 1;
-	if (journal && archive_journal(&a, JOURNAL_SOCKET) < 0)
+	sent = journal ? archive_journal(&a, JOURNAL_SOCKET) : 1;
+	if (sent < 0)
 		ret = 1;
-	archive_message(&a, tmp, sizeof(tmp));
-	printf("%s\n", tmp);
+	/* Once in the journal: the line again from the unit's output is not. */
+	if (sent || !stdout_is_journal()) {
+		archive_message(&a, tmp, sizeof(tmp));
+		printf("%s\n", tmp);
+	}
 out:
 	exports_free(&x);
 	free(a.events);
