@@ -149,7 +149,7 @@ static int finish(FILE *f, const char *name)
 
 /*
  * Every event of the previous boot, described and read into @x; their
- * counts into @a.  0, or 1 (reported).
+ * counts into @a.  0, or non-zero (reported).
  */
 static int read_previous(struct exports *x, struct archive *a)
 {
@@ -187,24 +187,18 @@ static int read_previous(struct exports *x, struct archive *a)
 		ctl_desc_free(&desc);
 		if (!prev)
 			continue;
-		ev = &x->ev[x->nr];
-		ret = read_named_event(fd, name, &x->desc[x->nr],
-				       &x->snap[x->nr], &ev->p, true);
+		ret = exports_add(x, fd, name, true);
 		if (ret)
 			break;
-		ev->name = x->desc[x->nr].info.name;
-		ev->attr = x->desc[x->nr].attr;
-		ev->id = export_id(&x->desc[x->nr]);
-		ev->previous = true;
-		ev->snap = &x->snap[x->nr];
+		ev = &x->ev[x->nr - 1];
 		e = &a->events[a->nr_events++];
 		snprintf(e->name, sizeof(e->name), "%s", ev->name);
-		format_desc_source(&x->desc[x->nr], e->source, sizeof(e->source));
-		sum(&x->desc[x->nr], &t);
+		format_desc_source(&x->desc[x->nr - 1], e->source,
+				   sizeof(e->source));
+		sum(&x->desc[x->nr - 1], &t);
 		e->records = snapshot_samples(ev->snap);
 		e->overwritten = t.overwritten;
 		e->dropped = t.dropped;
-		x->nr++;
 	}
 out:
 	free(ids);

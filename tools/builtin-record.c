@@ -47,10 +47,8 @@ static int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	/* Each event is paused only while its own records are copied. */
-	for (; x.nr < nr; x.nr++) {
+	while (x.nr < nr) {
 		const char *arg = argv[optind + x.nr];
-		struct pp_export *ev = &x.ev[x.nr];
-		struct pp_event_desc *desc = &x.desc[x.nr];
 
 		if (previous && strncmp(arg, PP_PREVIOUS_PREFIX,
 					strlen(PP_PREVIOUS_PREFIX))) {
@@ -58,15 +56,9 @@ static int cmd_record(int argc, char **argv)
 				 PERF_PERSISTENT_NAME_MAX, arg);
 			arg = name;
 		}
-		ret = read_named_event(fd, arg, desc, &x.snap[x.nr], &ev->p,
-				       false);
+		ret = exports_add(&x, fd, arg, false);
 		if (ret)
 			break;
-		ev->name = desc->info.name;
-		ev->attr = desc->attr;
-		ev->id = export_id(desc);
-		ev->previous = desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS;
-		ev->snap = &x.snap[x.nr];
 	}
 	close(fd);
 	if (!ret)

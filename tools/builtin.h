@@ -214,12 +214,6 @@ int read_event(int argc, char **argv, struct pp_event_desc *desc,
 	       struct pp_snapshot *snap, struct pp_printer **p,
 	       bool wall_clock);
 
-/*
- * The id an export's records carry: a previous boot's event carries that
- * boot's (its sysfs previous_id), which perf matches with the attr's.
- */
-unsigned int export_id(const struct pp_event_desc *desc);
-
 /* The events a perf.data export is made of: record and convert. */
 struct exports {
 	struct pp_export	*ev;
@@ -230,6 +224,12 @@ struct exports {
 
 /* Room for @nr events; 0, or 1 (reported). */
 int exports_alloc(struct exports *x, size_t nr);
+/*
+ * Read event @name (through the control device @fd) as @x's next export:
+ * its description, snapshot and printer (read_named_event()), and the id
+ * its records carry.  0, or 1 with the reason on stderr.
+ */
+int exports_add(struct exports *x, int fd, const char *name, bool wall_clock);
 void exports_free(struct exports *x);
 /* The files an export writes. */
 enum pp_format {

@@ -438,7 +438,7 @@ int parse_format(const char *s, enum pp_format *format)
  * The id the records carry: a previous boot's event carries that boot's
  * (its sysfs previous_id), which perf matches with the attr's.
  */
-unsigned int export_id(const struct pp_event_desc *desc)
+static unsigned int export_id(const struct pp_event_desc *desc)
 {
 	char name[PERF_PERSISTENT_NAME_MAX + sizeof(PP_PREVIOUS_PREFIX)];
 	char buf[32];
@@ -449,4 +449,23 @@ unsigned int export_id(const struct pp_event_desc *desc)
 	snprintf(name, sizeof(name), "%s%s", PP_PREVIOUS_PREFIX, desc->info.name);
 	instance_attr(name, "previous_id", buf, sizeof(buf));
 	return sscanf(buf, "%u", &id) == 1 ? id : desc->info.id;
+}
+
+int exports_add(struct exports *x, int fd, const char *name, bool wall_clock)
+{
+	struct pp_event_desc *desc = &x->desc[x->nr];
+	struct pp_export *ev = &x->ev[x->nr];
+	int ret;
+
+	ret = read_named_event(fd, name, desc, &x->snap[x->nr], &ev->p,
+			       wall_clock);
+	if (ret)
+		return ret;
+	ev->name = desc->info.name;
+	ev->attr = desc->attr;
+	ev->id = export_id(desc);
+	ev->previous = desc->info.state & PERF_PERSISTENT_STATE_PREVIOUS;
+	ev->snap = &x->snap[x->nr];
+	x->nr++;
+	return 0;
 }
