@@ -324,6 +324,11 @@ static int archive_run(int argc, char **argv)
 		return PP_EXIT_USAGE;
 	if (textfile && no_textfile)
 		return usage_error("--textfile and --no-textfile exclude each other");
+	/* No module is not "no previous boot": say which it is. */
+	lfd = ctl_open(false);
+	if (lfd < 0)
+		return lfd;
+	close(lfd);
 	if (!previous_file("boot_id", a.boot_id, sizeof(a.boot_id))) {
 		printf("no previous boot in a reserved region: nothing to archive\n");
 		return 0;
@@ -368,6 +373,13 @@ static int archive_run(int argc, char **argv)
 	ret = read_previous(&x, &a);
 	if (!ret)
 		ret = write_files(&a, &x, tmp);
+	/*
+	 * Written through before the rename, and the rename itself after:
+	 * a power cut then must not lose the archive, since the next boot's
+	 * region holds that boot, not this one's previous.
+	 */
+	if (!ret && sync_dir(tmp, true))
+		ret = pp_error("cannot sync '%s': %s", tmp, strerror(errno));
 	if (!ret && rename(tmp, path))
 		ret = pp_error("cannot rename '%s' to '%s': %s", tmp, path,
 			       strerror(errno));
@@ -375,6 +387,9 @@ static int archive_run(int argc, char **argv)
 		remove_tree(tmp);
 		goto out;
 	}
+	/* Made, if not yet durable: the rest is said all the same. */
+	if (sync_dir(dir, false))
+		ret = pp_error("cannot sync '%s': %s", dir, strerror(errno));
 	archive_prune(dir, keep);
 
 	if (!textfile && !no_textfile && !stat(TEXTFILE_DIR, &st) &&

@@ -418,6 +418,14 @@ void perfdata_set_buildid_cache(bool on);
 /* Remove the directory tree at @path; 0, or -1 with errno set. */
 int remove_tree(const char *path);
 
+/*
+ * Make directory @path's entries durable (fsync), and with @files the
+ * files written in it too (syncfs of its filesystem: perf.data and
+ * trace.dat are written by code that does not sync them).  0, or -1 with
+ * errno set.
+ */
+int sync_dir(const char *path, bool files);
+
 /* ---- tracedat.c: export to trace-cmd's trace.dat ------------------------ */
 
 /*

@@ -388,6 +388,9 @@ check "tracefs back: script works" $PP script "$E"
 pp_unload
 expect 1 "/dev/perf_persistent: No such file or directory: is the perf_persistent module loaded?" \
 	perf persistent list
+expect 1 "/dev/perf_persistent: No such file or directory: is the perf_persistent module loaded?" \
+	perf persistent archive -d /tmp/noarch
+check "archive without the module: no archive directory" test ! -e /tmp/noarch
 check "kernel log clean" pp_log_clean
 
 done_testing
