@@ -136,6 +136,9 @@ void archive_message(const struct archive *a, char *buf, size_t len)
 		 "previous boot %s (%s) ended by %s: %llu records of %zu events archived in %s; %llu hardware errors, %llu fatal",
 		 a->boot_id, a->release, a->end, records_total(a),
 		 a->nr_events, a->path, all, fatal);
+	if (*a->first_fatal)
+		snprintf(buf + strlen(buf), len - strlen(buf), " (%s%s)",
+			 a->first_fatal, fatal > 1 ? ", and more" : "");
 }
 
 int archive_write_summary(const struct archive *a, FILE *out)
@@ -317,7 +320,11 @@ int archive_journal_entry(const struct archive *a, char *buf, size_t len)
 	size_t pos = 0;
 
 	archive_message(a, msg, sizeof(msg));
-	field(buf, len, &pos, "MESSAGE", "%s", msg);
+	if (*a->rasdaemon)
+		field(buf, len, &pos, "MESSAGE", "%s; rasdaemon: %s", msg,
+		      a->rasdaemon);
+	else
+		field(buf, len, &pos, "MESSAGE", "%s", msg);
 	field(buf, len, &pos, "PRIORITY", "%d", archive_priority(a));
 	field(buf, len, &pos, "SYSLOG_IDENTIFIER", "%s", "perf-persistent");
 	field(buf, len, &pos, "PERF_PERSISTENT_BOOT_ID", "%s", a->boot_id);
@@ -330,6 +337,9 @@ int archive_journal_entry(const struct archive *a, char *buf, size_t len)
 	      hwerr_total(a, -1));
 	field(buf, len, &pos, "PERF_PERSISTENT_FATAL_ERRORS", "%llu",
 	      hwerr_total(a, HWERR_FATAL));
+	if (*a->rasdaemon)
+		field(buf, len, &pos, "PERF_PERSISTENT_RASDAEMON", "%s",
+		      a->rasdaemon);
 	if (pos >= len)
 		return -1;
 	return pos;

@@ -70,6 +70,9 @@ struct archive_event {
  * @hwerr: the hardware error records by severity and origin
  * @fatal_text: the fatal ones as "perf persistent script" prints them
  * @files: the files in the archive, as a list for the summary
+ * @first_fatal: the first fatal error, in a few words (for the journal)
+ * @rasdaemon: what was written into rasdaemon's database, or why not;
+ *	empty when not asked
  */
 struct archive {
 	char			boot_id[64];
@@ -83,6 +86,8 @@ struct archive {
 	unsigned long long	hwerr[HWERR_SEV_NR][HWERR_ORIGIN_NR];
 	char			*fatal_text;
 	char			files[256];
+	char			first_fatal[160];
+	char			rasdaemon[384];
 };
 
 void hwerr_count(struct archive *a, enum hwerr_severity sev,

@@ -21,6 +21,7 @@
 
 #include "builtin.h"
 #include "archive.h"
+#include "rasdb.h"
 
 #define ARCHIVE_DIR		"/var/lib/perf-persistent"
 /* node_exporter's textfile directory on Debian (prometheus-node-exporter). */
@@ -77,12 +78,89 @@ static enum hwerr_kind hwerr_kind(const struct pp_event_desc *desc)
 	return NOT_HWERR;
 }
 
+/* Where the module found a machine check, in rasdaemon's error_msg. */
+static const char *const origin_words[HWERR_ORIGIN_NR] = {
+	[HWERR_TRACED]		= "traced",
+	[HWERR_PANIC]		= "at the panic",
+	[HWERR_ERST]		= "from ERST",
+	[HWERR_BOOT_LOG]	= "from the boot log",
+	[HWERR_BERT]		= "from BERT",
+	[HWERR_GHES]		= "from GHES at the panic",
+};
+
+/**
+ * struct ras_rows - the machine checks rasdaemon never saw
+ * @m: as rows of its mce_record table
+ * @nr: how many
+ * @cap: room in @m
+ */
+struct ras_rows {
+	struct rasdb_mce	*m;
+	size_t			nr, cap;
+};
+
+/*
+ * A machine check the tracepoint did not see (rasdaemon records those it
+ * did), as a row of rasdaemon's mce_record: 0, or -1 out of memory.
+ */
+static int ras_row(struct ras_rows *rows, const struct archive *a,
+		   struct pp_printer *p, const struct pp_decoded *d,
+		   enum hwerr_severity sev, enum hwerr_origin origin,
+		   const char *event)
+{
+	static const char *const fields[] = {
+		"mcgcap", "mcgstatus", "status", "addr", "misc", "ip", "tsc",
+		"walltime", "ppin",
+	};
+	struct rasdb_mce *m;
+	unsigned long long *reg;
+	struct tm tm;
+	time_t t;
+	size_t i;
+
+	if (rows->nr == rows->cap) {
+		size_t cap = rows->cap ? 2 * rows->cap : 8;
+
+		m = reallocarray(rows->m, cap, sizeof(*m));
+		if (!m)
+			return pp_error("out of memory");
+		rows->m = m;
+		rows->cap = cap;
+	}
+	m = &rows->m[rows->nr++];
+	memset(m, 0, sizeof(*m));
+	reg = &m->mcgcap;
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		reg[i] = field_value(p, d, fields[i]);
+	m->cpu = field_value(p, d, "cpu");
+	m->cpuid = field_value(p, d, "cpuid");
+	m->apicid = field_value(p, d, "apicid");
+	m->socketid = field_value(p, d, "socketid");
+	m->cs = field_value(p, d, "cs");
+	m->bank = field_value(p, d, "bank");
+	m->cpuvendor = field_value(p, d, "cpuvendor");
+	m->microcode = field_value(p, d, "microcode");
+	/* rasdaemon's format: the local time of the error. */
+	t = m->walltime ? (time_t)m->walltime : time(NULL);
+	localtime_r(&t, &tm);
+	strftime(m->timestamp, sizeof(m->timestamp), "%Y-%m-%d %H:%M:%S %z",
+		 &tm);
+	rasdb_mce_text(m, hwerr_severity_names[sev], origin_words[origin]);
+	if (!strncmp(event, PP_PREVIOUS_PREFIX, strlen(PP_PREVIOUS_PREFIX)))
+		event += strlen(PP_PREVIOUS_PREFIX);
+	snprintf(m->user_action, sizeof(m->user_action),
+		 "see event %s in %s", event, a->path);
+	return 0;
+}
+
 /*
  * Count event @i's hardware errors into @a, print its fatal ones to
- * @fatal and all of them, as JSON, to @json.
+ * @fatal and all of them, as JSON, to @json; the machine checks the
+ * tracepoint did not see into @rows.  0, or -1 out of memory.
  */
-static void hardware_errors(struct archive *a, const struct exports *x,
-			    size_t i, FILE *fatal, FILE *json)
+static int hardware_errors(struct archive *a, const struct exports *x,
+			   size_t i, FILE *fatal, FILE *json,
+			   struct ras_rows *rows)
 {
 	enum hwerr_kind kind = hwerr_kind(&x->desc[i]);
 	const struct pp_snapshot *snap = &x->snap[i];
@@ -90,7 +168,7 @@ static void hardware_errors(struct archive *a, const struct exports *x,
 	size_t r;
 
 	if (kind == NOT_HWERR)
-		return;
+		return 0;
 	for (r = 0; r < snap->nr; r++) {
 		const struct pp_decoded *d = &snap->recs[r].d;
 		enum hwerr_origin origin;
@@ -108,8 +186,22 @@ static void hardware_errors(struct archive *a, const struct exports *x,
 		hwerr_count(a, sev, origin);
 		if (sev == HWERR_FATAL)
 			print_record(p, fatal, d);
+		if (sev == HWERR_FATAL && !*a->first_fatal && kind == HWERR_MCE)
+			snprintf(a->first_fatal, sizeof(a->first_fatal),
+				 "machine check on CPU %llu bank %llu, status 0x%llx, %s",
+				 field_value(p, d, "cpu"),
+				 field_value(p, d, "bank"),
+				 field_value(p, d, "status"),
+				 origin_words[origin]);
+		else if (sev == HWERR_FATAL && !*a->first_fatal)
+			snprintf(a->first_fatal, sizeof(a->first_fatal),
+				 "firmware error section %s", origin_words[origin]);
 		print_record_json(p, json, d);
+		if (kind == HWERR_MCE && origin != HWERR_TRACED &&
+		    ras_row(rows, a, p, d, sev, origin, x->ev[i].name))
+			return -1;
 	}
+	return 0;
 }
 
 /* Open @dir/@name for writing (mode 0600). */
@@ -218,7 +310,7 @@ static bool tracedat_can(const struct pp_export *ev)
 
 /* Write the archive's files into the directory @tmp.  0, or 1 (reported). */
 static int write_files(struct archive *a, const struct exports *x,
-		       const char *tmp)
+		       const char *tmp, struct ras_rows *rows)
 {
 	char path[PATH_MAX], *fatal_buf = NULL, *cmdline[] = {
 		"perf", "persistent", "archive",
@@ -237,10 +329,11 @@ static int write_files(struct archive *a, const struct exports *x,
 		return pp_error("out of memory");
 	}
 	for (i = 0; i < x->nr; i++)
-		hardware_errors(a, x, i, fatal, json);
+		if (hardware_errors(a, x, i, fatal, json, rows))
+			break;
 	fclose(fatal);
 	a->fatal_text = fatal_buf;
-	if (finish(json, "hardware-errors.json"))
+	if (finish(json, "hardware-errors.json") || i < x->nr)
 		return 1;
 	snprintf(a->files, sizeof(a->files), "hardware-errors.json");
 
@@ -297,10 +390,43 @@ static int opt_keep(const char *arg, void *value)
 	return parse_count(arg, "number of archives to keep", false, value);
 }
 
+/*
+ * The machine checks rasdaemon never saw, into its database @db: what
+ * was done goes into @a->rasdaemon for the journal.  0, or -1 on a
+ * failed write (reported; the database is as it was).
+ */
+static int to_rasdaemon(struct archive *a, const struct ras_rows *rows,
+			const char *db)
+{
+	struct rasdb_result res;
+	int ret = 0;
+
+	if (!rows->nr)
+		snprintf(a->rasdaemon, sizeof(a->rasdaemon),
+			 "no machine check it did not see");
+	else if (rasdb_rasdaemon_running("/proc"))
+		/* It sets no busy timeout: our lock would lose its events. */
+		snprintf(a->rasdaemon, sizeof(a->rasdaemon),
+			 "%zu machine checks not written to %s: rasdaemon is running (this runs before rasdaemon.service)",
+			 rows->nr, db);
+	else if (rasdb_write(db, rows->m, rows->nr, &res))
+		ret = -1;
+	else if (*res.reason)
+		snprintf(a->rasdaemon, sizeof(a->rasdaemon),
+			 "%zu machine checks not written to %s: %s", rows->nr,
+			 db, res.reason);
+	else
+		snprintf(a->rasdaemon, sizeof(a->rasdaemon),
+			 "%zu machine check%s written to %s, %zu there already",
+			 res.written, res.written == 1 ? "" : "s", db,
+			 res.present);
+	return ret;
+}
+
 static int archive_run(int argc, char **argv)
 {
-	const char *dir = ARCHIVE_DIR, *textfile = NULL;
-	bool journal = true, no_textfile = false;
+	const char *dir = ARCHIVE_DIR, *textfile = NULL, *rasdb = NULL;
+	bool journal = true, no_textfile = false, no_rasdaemon = false;
 	unsigned long long keep = 10;
 	const struct pp_opt opts[] = {
 		OPT_STRING('d', "dir", &dir),
@@ -308,11 +434,14 @@ static int archive_run(int argc, char **argv)
 		OPT_STRING(0, "textfile", &textfile),
 		OPT_SET(0, "no-textfile", &no_textfile),
 		OPT_CLEAR(0, "no-journal", &journal),
+		OPT_STRING(0, "rasdaemon", &rasdb),
+		OPT_SET(0, "no-rasdaemon", &no_rasdaemon),
 		OPT_END
 	};
 	char path[PATH_MAX], tmp[PATH_MAX], lock[PATH_MAX];
 	struct archive a = { 0 };
 	struct exports x = { 0 };
+	struct ras_rows rows = { 0 };
 	struct stat st;
 	struct tm tm;
 	int ret, lfd, sent;
@@ -324,6 +453,8 @@ static int archive_run(int argc, char **argv)
 		return PP_EXIT_USAGE;
 	if (textfile && no_textfile)
 		return usage_error("--textfile and --no-textfile exclude each other");
+	if (rasdb && no_rasdaemon)
+		return usage_error("--rasdaemon and --no-rasdaemon exclude each other");
 	/* No module is not "no previous boot": say which it is. */
 	lfd = ctl_open(false);
 	if (lfd < 0)
@@ -372,7 +503,7 @@ static int archive_run(int argc, char **argv)
 
 	ret = read_previous(&x, &a);
 	if (!ret)
-		ret = write_files(&a, &x, tmp);
+		ret = write_files(&a, &x, tmp, &rows);
 	/*
 	 * Written through before the rename, and the rename itself after:
 	 * a power cut then must not lose the archive, since the next boot's
@@ -392,6 +523,13 @@ static int archive_run(int argc, char **argv)
 		ret = pp_error("cannot sync '%s': %s", dir, strerror(errno));
 	archive_prune(dir, keep);
 
+	/* rasdaemon's directory is there when it is installed. */
+	if (!rasdb && !no_rasdaemon && !stat(RASDB_DIR, &st) &&
+	    S_ISDIR(st.st_mode))
+		rasdb = RASDB_PATH;
+	if (rasdb && to_rasdaemon(&a, &rows, rasdb))
+		ret = 1;
+
 	if (!textfile && !no_textfile && !stat(TEXTFILE_DIR, &st) &&
 	    S_ISDIR(st.st_mode))
 		textfile = TEXTFILE_DIR;
@@ -404,11 +542,14 @@ static int archive_run(int argc, char **argv)
 	if (sent || !stdout_is_journal()) {
 		archive_message(&a, tmp, sizeof(tmp));
 		printf("%s\n", tmp);
+		if (*a.rasdaemon)
+			printf("rasdaemon: %s\n", a.rasdaemon);
 	}
 out:
 	exports_free(&x);
 	free(a.events);
 	free(a.fatal_text);
+	free(rows.m);
 	close(lfd);
 	return ret;
 }
@@ -424,16 +565,22 @@ static int cmd_archive(int argc, char **argv)
 const struct pp_cmd pp_cmd_archive = {
 	.name = "archive",
 	.fn = cmd_archive,
-	.usage = "[-d DIR] [--keep N] [--textfile DIR | --no-textfile] [--no-journal]",
+	.usage = "[-d DIR] [--keep N] [--textfile DIR | --no-textfile] [--no-journal]\n"
+		 "    [--rasdaemon DB | --no-rasdaemon]",
 	.help = "write the previous boot's history, once, to DIR/boot-ID (ID: that\n"
 		"    boot's id): every event in perf.data, the tracepoints in trace.dat,\n"
 		"    the hardware errors in hardware-errors.json, and a summary; keep\n"
 		"    the newest N archives; say what it held in node_exporter's\n"
-		"    textfile and in one journal entry (err for a fatal error)\n"
+		"    textfile and in one journal entry (err for a fatal error); the\n"
+		"    machine checks rasdaemon did not see into its database\n"
 		"    -d, --dir DIR   where the archives go (default " ARCHIVE_DIR ")\n"
 		"    --keep N        the archives kept (default 10)\n"
 		"    --textfile DIR  node_exporter's textfile directory (default\n"
 		"                    " TEXTFILE_DIR " if there is one)\n"
 		"    --no-textfile   no textfile\n"
-		"    --no-journal    no journal entry",
+		"    --no-journal    no journal entry\n"
+		"    --rasdaemon DB  rasdaemon's database, into which the machine checks it\n"
+		"                    did not see go, once each (default " RASDB_PATH "\n"
+		"                    if rasdaemon is installed; never while it runs)\n"
+		"    --no-rasdaemon  nothing into rasdaemon's database",
 };

@@ -27,6 +27,7 @@
 
 #include "../builtin.h"
 #include "../archive.h"
+#include "../rasdb.h"
 
 static int passed, failed;
 
@@ -1490,6 +1491,15 @@ static void test_archive(void)
 	unlink(sa.sun_path);
 	CHECK(archive_journal(&a, sa.sun_path) == 1, "journal: none there, no error");
 
+	/* The first fatal error named, rasdaemon's part said. */
+	snprintf(a.first_fatal, sizeof(a.first_fatal), "machine check X");
+	snprintf(a.rasdaemon, sizeof(a.rasdaemon), "1 written");
+	n = archive_journal_entry(&a, buf, sizeof(buf));
+	CHECK(n > 0 && strstr(buf, " 1 fatal (machine check X); rasdaemon: 1 written\n") &&
+	      strstr(buf, "\nPERF_PERSISTENT_RASDAEMON=1 written\n"),
+	      "journal entry with the fatal error and rasdaemon: %.*s", n, buf);
+	a.first_fatal[0] = a.rasdaemon[0] = '\0';
+
 	/* Pruning: the newest by their summary's time; the others removed. */
 	for (i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "%s/boot-%c", dir, 'c' - i);
@@ -1507,6 +1517,135 @@ static void test_archive(void)
 	CHECK(!stat(path, &st), "prune: the newest stays");
 	CHECK(archive_prune(dir, 2) == 0, "prune: again, nothing");
 	CHECK(remove_tree(dir) == 0, "remove the tree");
+}
+
+/* @sql's output from the sqlite3 shell on database @db, into @out. */
+static int sqlite_shell(const char *db, const char *sql, char *out,
+			size_t len)
+{
+	char cmd[2048];
+	size_t n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "sqlite3 '%s' \"%s\" 2>&1", db, sql);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	out[0] = '\0';
+	while (n + 1 < len && fgets(out + n, len - n, p))
+		n += strlen(out + n);
+	return pclose(p);
+}
+
+/*
+ * rasdaemon's database: the table made when there is none, rows written
+ * once, 0.8.3's columns, another schema and a file that is no database
+ * left as they were.  The tables are made as rasdaemon's ras-record.c
+ * makes them, by the sqlite3 shell.
+ */
+static void test_rasdb(void)
+{
+	char dir[] = "/tmp/pp-unit-rasdb.XXXXXX", db[PATH_MAX], out[4096];
+	struct rasdb_mce m[2] = { 0 };
+	struct rasdb_result res;
+	struct stat st;
+	int fd;
+
+	CHECK(mkdtemp(dir), "rasdb: a directory");
+	m[0].status = 0xb200000000070f0fULL;
+	m[0].mcgstatus = 0x5;
+	m[0].addr = 0x5678000;
+	m[0].bank = 2;
+	m[0].tsc = 123456789;
+	m[0].walltime = 1796000000;
+	m[0].ppin = 0x1234;
+	m[0].microcode = 0x10;
+	snprintf(m[0].timestamp, sizeof(m[0].timestamp),
+		 "2026-12-06 12:00:00 +0000");
+	rasdb_mce_text(&m[0], "fatal", "at the panic");
+	snprintf(m[0].user_action, sizeof(m[0].user_action), "see it");
+	CHECK(!strcmp(m[0].error_msg,
+		      "fatal machine check at the panic, kept by perf-persistent"),
+	      "rasdb: error_msg '%s'", m[0].error_msg);
+	CHECK(!strcmp(m[0].mcistatus_msg,
+		      "Uncorrected_error,Error_enabled,Processor_context_corrupt MCACOD=0x0f0f MSCOD=0x0007"),
+	      "rasdb: mcistatus_msg '%s'", m[0].mcistatus_msg);
+	CHECK(!strcmp(m[0].mcgstatus_msg, "RIPV,MCIP"),
+	      "rasdb: mcgstatus_msg '%s'", m[0].mcgstatus_msg);
+	CHECK(!strcmp(m[0].bank_name, "2"), "rasdb: bank_name");
+	m[1] = m[0];
+	m[1].cpu = 1;
+
+	/* No database yet: made, with rasdaemon 0.6.8's mce_record. */
+	snprintf(db, sizeof(db), "%s/new.db", dir);
+	CHECK(rasdb_write(db, m, 2, &res) == 0 && res.written == 2 &&
+	      res.present == 0 && !*res.reason,
+	      "rasdb: a new database, 2 rows (%zu, '%s')", res.written,
+	      res.reason);
+	CHECK(sqlite_shell(db, "SELECT cpu, bank, printf('0x%x', status), addr, timestamp, error_msg FROM mce_record ORDER BY id",
+			   out, sizeof(out)) == 0 &&
+	      !strcmp(out, "0|2|0xb200000000070f0f|90669056|2026-12-06 12:00:00 +0000|fatal machine check at the panic, kept by perf-persistent\n"
+			   "1|2|0xb200000000070f0f|90669056|2026-12-06 12:00:00 +0000|fatal machine check at the panic, kept by perf-persistent\n"),
+	      "rasdb: the rows as written: %s", out);
+	CHECK(rasdb_write(db, m, 2, &res) == 0 && res.written == 0 &&
+	      res.present == 2, "rasdb: again: nothing twice (%zu, %zu)",
+	      res.written, res.present);
+	CHECK(rasdb_write(db, m, 0, &res) == 0 && !res.written,
+	      "rasdb: no rows, nothing");
+
+	/* rasdaemon 0.8.3's table: ppin and microcode too. */
+	snprintf(db, sizeof(db), "%s/083.db", dir);
+	CHECK(sqlite_shell(db, "CREATE TABLE IF NOT EXISTS mce_record (id INTEGER PRIMARY KEY, timestamp TEXT, mcgcap INTEGER, mcgstatus INTEGER, status INTEGER, addr INTEGER, misc INTEGER, ip INTEGER, tsc INTEGER, walltime INTEGER, ppin INTEGER, cpu INTEGER, cpuid INTEGER, apicid INTEGER, socketid INTEGER, cs INTEGER, bank INTEGER, cpuvendor INTEGER, microcode INTEGER, bank_name TEXT, error_msg TEXT, mcgstatus_msg TEXT, mcistatus_msg TEXT, mcastatus_msg TEXT, user_action TEXT, mc_location TEXT); INSERT INTO mce_record (timestamp, cpu, bank, status, error_msg) VALUES ('x', 3, 4, 5, 'rasdaemon own');",
+			   out, sizeof(out)) == 0, "rasdb: a 0.8.3 table: %s", out);
+	CHECK(rasdb_write(db, m, 1, &res) == 0 && res.written == 1,
+	      "rasdb: 0.8.3: written ('%s')", res.reason);
+	CHECK(sqlite_shell(db, "SELECT id, ppin, microcode, user_action FROM mce_record ORDER BY id",
+			   out, sizeof(out)) == 0 &&
+	      !strcmp(out, "1|||\n2|4660|16|see it\n"),
+	      "rasdb: 0.8.3: after rasdaemon's own row, with ppin: %s", out);
+
+	/* Another schema: left alone, and why. */
+	snprintf(db, sizeof(db), "%s/other.db", dir);
+	CHECK(sqlite_shell(db, "CREATE TABLE mce_record (id INTEGER PRIMARY KEY, timestamp TEXT, status INTEGER);",
+			   out, sizeof(out)) == 0, "rasdb: another schema made");
+	CHECK(rasdb_write(db, m, 2, &res) == 0 && !res.written &&
+	      !strcmp(res.reason, "another schema: its mce_record has no column 'mcgcap'"),
+	      "rasdb: another schema: '%s'", res.reason);
+	CHECK(sqlite_shell(db, "SELECT count(*) FROM mce_record", out,
+			   sizeof(out)) == 0 && !strcmp(out, "0\n"),
+	      "rasdb: another schema: untouched: %s", out);
+
+	/* Not a database at all. */
+	snprintf(db, sizeof(db), "%s/junk.db", dir);
+	fd = open(db, O_WRONLY | O_CREAT, 0600);
+	CHECK(fd >= 0 && write(fd, "not sqlite, not at all, no.......", 33) == 33,
+	      "rasdb: a junk file");
+	close(fd);
+	CHECK(rasdb_write(db, m, 2, &res) == 0 && !res.written &&
+	      strstr(res.reason, "not a database"),
+	      "rasdb: junk: '%s'", res.reason);
+	CHECK(!stat(db, &st) && st.st_size == 33, "rasdb: junk: untouched");
+
+	/* A directory where the database would be: cannot open it. */
+	CHECK(rasdb_write(dir, m, 2, &res) == 0 && !res.written &&
+	      !strncmp(res.reason, "cannot open it: ", 16),
+	      "rasdb: a directory: '%s'", res.reason);
+
+	/* rasdaemon running, as /proc shows it. */
+	snprintf(db, sizeof(db), "%s/proc", dir);
+	mkdir(db, 0700);
+	snprintf(db, sizeof(db), "%s/proc/42", dir);
+	CHECK(!mkdir(db, 0700), "rasdb: a fake /proc");
+	snprintf(db, sizeof(db), "%s/proc", dir);
+	CHECK(!rasdb_rasdaemon_running(db), "rasdb: no rasdaemon there");
+	snprintf(db, sizeof(db), "%s/proc/42/comm", dir);
+	fd = open(db, O_WRONLY | O_CREAT, 0600);
+	CHECK(fd >= 0 && write(fd, "rasdaemon\n", 10) == 10, "rasdb: comm");
+	close(fd);
+	snprintf(db, sizeof(db), "%s/proc", dir);
+	CHECK(rasdb_rasdaemon_running(db), "rasdb: rasdaemon seen running");
+	CHECK(!rasdb_rasdaemon_running("/nonexistent"), "rasdb: no /proc");
+	CHECK(remove_tree(dir) == 0, "rasdb: remove the tree");
 }
 
 int main(void)
@@ -1529,6 +1668,7 @@ int main(void)
 	test_dump_names();
 	test_uapi();
 	test_archive();
+	test_rasdb();
 	printf("tools unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
