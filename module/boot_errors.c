@@ -31,6 +31,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/crash_dump.h>
 #include <linux/kmsg_dump.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -147,7 +148,8 @@ static void pp_boot_errors_erst(struct pp_boot_errors *s)
 		}
 		s->erst++;
 		pp_boot_errors_add(s, &r, PERF_PERSISTENT_ORIGIN_ERST);
-		if (clear_erst && !erst_clear(id))
+		/* A capture kernel leaves them to the next boot. */
+		if (clear_erst && !is_kdump_kernel() && !erst_clear(id))
 			s->cleared++;
 	}
 	erst_get_record_id_end();

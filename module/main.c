@@ -27,10 +27,27 @@
  *               the load, with the reason in the log.
  *   erst_clear= clear from ERST the machine checks that boot_errors took
  *               at load (boot_errors.c; default N).
+ *   kdump_events= in a kdump capture kernel, create the events= events
+ *               and set the triggers= triggers too (default N).
+ *
+ * In a kdump capture kernel (is_kdump_kernel(): booted by kexec after the
+ * panic of another, with /proc/vmcore) the module is a reader of what the
+ * crashed kernel left, never a recorder that could overwrite it: Debian's
+ * kdump-tools boots the capture kernel with the crashed kernel's command
+ * line, so systemd-modules-load loads the module there with the
+ * administrator's region= and events=.  A SIZE@ADDRESS region is read and
+ * its events shown as the previous boot's, read-only, and never formatted
+ * or kept in, so that after the capture kernel's reboot the next boot
+ * finds the crashed kernel's history still there; a reserve_mem label is
+ * not read at all (the capture kernel reserved that range in its own
+ * memory: the crashed kernel's range is in /proc/vmcore).  No load-time
+ * event is created unless kdump_events=Y, and ERST is never cleared.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/crash_dump.h>
+#include <linux/ctype.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -92,6 +109,10 @@ MODULE_PARM_DESC(memory_limit_mb, "memory all buffers together may take, in MiB 
 static char *region = "";
 module_param(region, charp, 0444);
 MODULE_PARM_DESC(region, "memory reserved at boot for buffers kept across a reboot: a reserve_mem LABEL or SIZE@ADDRESS (default none)");
+
+static bool kdump_events;
+module_param(kdump_events, bool, 0444);
+MODULE_PARM_DESC(kdump_events, "in a kdump capture kernel, create the events= events and triggers= too (default N: it records nothing, and reads the region without taking it)");
 
 /* What load-time events record: everything a reader needs for perf script. */
 #define PP_LOAD_SAMPLE_TYPE						\
@@ -340,9 +361,13 @@ static int __init pp_init(void)
 	/*
 	 * A region that cannot be used stops the load before anything
 	 * exists.  What the previous boot left in it is copied out before it
-	 * is formatted for this boot.
+	 * is formatted for this boot.  A capture kernel only reads it, and
+	 * not at all a reserve_mem range, which is its own memory.
 	 */
-	if (*region) {
+	if (*region && is_kdump_kernel() && !isdigit(*region)) {
+		pr_info("kdump capture kernel: region=%s is this kernel's reserve_mem range, not the crashed kernel's: not read (that one is in /proc/vmcore)\n",
+			region);
+	} else if (*region) {
 		ret = pp_region_setup(&pp_region, region);
 		if (ret)
 			return ret;
@@ -388,13 +413,24 @@ static int __init pp_init(void)
 	ret = publish_previous();
 	if (ret)
 		goto err_previous;
-	/* Nothing can fail the load from here: this boot takes the region. */
-	if (*region)
+	/*
+	 * Nothing can fail the load from here: this boot takes the region,
+	 * unless it is a capture kernel's, which leaves it to the next boot.
+	 */
+	if (is_kdump_kernel() && pp_region.mem)
+		pr_info("kdump capture kernel: the region is read, not taken: the next boot finds the crashed kernel's history there\n");
+	if (is_kdump_kernel())
+		pr_info("kdump capture kernel: %s\n", kdump_events ?
+			"events= and triggers= taken (kdump_events=Y)" :
+			"no load-time event (kdump_events=Y makes them)");
+	else if (pp_region.mem)
 		pp_region_commit(&pp_region);
 	pp_boot_errors_publish();
 	pp_fw_errors_publish();
-	take_entries(events, "events", create_load_event);
-	take_entries(triggers, "triggers", set_load_trigger);
+	if (!is_kdump_kernel() || kdump_events) {
+		take_entries(events, "events", create_load_event);
+		take_entries(triggers, "triggers", set_load_trigger);
+	}
 	/* boot_errors.c reads this line back at a later load: keep its words. */
 	pr_info("version %s loaded\n", PP_VERSION);
 	return 0;

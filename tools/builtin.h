@@ -141,6 +141,7 @@ enum pp_op {
 #define PP_WHEN_NONAME	0x4	/* the name did not reach the kernel */
 #define PP_WHEN_KEEP	0x8	/* --keep-across-reboot was given */
 #define PP_WHEN_BREAKPOINT 0x10	/* the source is a breakpoint */
+#define PP_WHEN_CAPTURE	0x20	/* this is a kdump capture kernel */
 
 /*
  * Report errno @err of operation @op on the event @name, from the table

@@ -42,6 +42,8 @@ static const struct pp_errmsg messages[] = {
 	  "creating '{name}': '{arg}' is not a cgroup v2 directory, nor a path from the cgroup2 root" },
 	{ PP_OP_CREATE, ENOTDIR, PP_WHEN_CGROUP,
 	  "creating '{name}': '{arg}' is not a cgroup v2 directory, nor a path from the cgroup2 root" },
+	{ PP_OP_CREATE, ENXIO, PP_WHEN_KEEP | PP_WHEN_CAPTURE,
+	  "creating '{name}': --keep-across-reboot: this is a kdump capture kernel, whose module keeps nothing in the region: it holds the crashed kernel's history for the next boot" },
 	{ PP_OP_CREATE, ENXIO, PP_WHEN_KEEP,
 	  "creating '{name}': --keep-across-reboot: the module has no reserved region (load it with region=)" },
 	{ PP_OP_CREATE, ENOSPC, PP_WHEN_KEEP,
