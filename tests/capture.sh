@@ -1,47 +1,53 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tests/capture.sh - the module in a kdump capture kernel.  Run by
-# scripts/previous-check in three runs that share their RAM (vm-run
-# --ram-file), the module loaded at each with the same region= and
+# scripts/previous-check in two runs that share their RAM (vm-run
+# --ram-file), the module loaded at each boot with the same region= and
 # events=sched:sched_switch, as systemd-modules-load loads it in Debian's
 # capture boot (kdump-tools passes the crashed kernel's command line on):
-#   PHASE=record   a kernel that records: tasks named MARK1 switch, and
-#                  sched_switch keeps them in the region
-#   PHASE=capture  the same memory booted as a capture kernel
-#                  (elfcorehdr= on the command line, which is what makes
-#                  is_kdump_kernel() true; it points at a reserved page
-#                  with no ELF header, so there is no /proc/vmcore): the
-#                  module shows the record run's history read-only,
-#                  creates no event, keeps nothing; tasks named MARK2
-#                  switch
-#   PHASE=after    a kernel that records again: its previous boot is the
-#                  record run's, MARK1 there and MARK2 not
-# LABEL=1: the region is a reserve_mem label, which a capture kernel does
-# not read at all (its range is the capture kernel's own memory).
+#   PHASE=crash (vm-run --kdump), two boots:
+#     record    a kernel that records: tasks named MARK1 switch, and
+#               sched_switch keeps them in the region; it loads the crash
+#               kernel (pp_kdump_load) and crashes (SysRq-c)
+#     capture   the capture kernel (it has /proc/vmcore): the module
+#               shows the crashed kernel's history read-only (LABEL=1:
+#               it does not read a reserve_mem range, its own memory),
+#               creates no event, keeps nothing; tasks named MARK2 switch
+#   PHASE=after    a kernel that records again, booted with the memory
+#               the capture kernel left: its previous boot is the crashed
+#               kernel's, MARK1 there and MARK2 not
 . ./lib.sh
 
-# switch NAME: a task called NAME switches out and in a few times.
+# switch NAME: a task called NAME switches out and in a few times, on CPU
+# 0: the capture kernel boots with nr_cpus=1 (kdump-tools' default), and
+# shows the crashed kernel's CPU 0 alone (the other CPUs' buffers are
+# reported absent; the next boot shows them all).
 switch() {
 	cp /bin/sleep "/tmp/$1"
-	for i in 1 2 3 4 5; do "/tmp/$1" 0.02; done
+	for i in 1 2 3 4 5; do taskset 0x1 "/tmp/$1" 0.02 2>/dev/null; done
 }
 
-case "$PHASE" in
+step=$PHASE
+[ "$PHASE" != crash ] || [ ! -e /proc/vmcore ] || step=capture
+[ "$PHASE" != crash ] || [ -e /proc/vmcore ] || step=record
+echo "==== $step"
+case "$step" in
 record)
 	echo "boot id: $(cat /proc/sys/kernel/random/boot_id)"
-	# Where the region is: the host keeps the capture run off it.
-	dmesg | grep -o 'perf_persistent: region: [0-9]* KiB at 0x[0-9a-f]*'
 	switch "$MARK1"
 	# Paused: what follows (an RT kernel's printing threads) must not
-	# overwrite the mark's records before the run ends.
+	# overwrite the mark's records before the crash.
 	perf persistent pause sched_switch >/dev/null
 	check "sched_switch recorded $MARK1" \
 		sh -c "perf persistent script sched_switch | grep -q '$MARK1'"
 	check "kept in the region" sh -c "perf persistent list | grep ' sched_switch ' | grep -q kept"
+	check "the crash kernel loaded (kexec_file_load)" pp_kdump_load
+	check "kernel log clean" pp_log_clean
+	pp_console_drain
+	echo c >/proc/sysrq-trigger
 	;;
 capture)
-	check "is a capture kernel (Kdump: vmcore not initialized)" \
-		sh -c "dmesg | grep -q 'Kdump: vmcore not initialized'"
+	check "the capture kernel has /proc/vmcore" test -s /proc/vmcore
 	dmesg | grep -o 'perf_persistent: kdump capture kernel: .*'
 	check_eq "no event created at load (events= left to kdump_events=Y)" "" \
 		"$(perf persistent list | grep -v previous | sed 1d)"
@@ -54,6 +60,8 @@ capture)
 			sh -c "dmesg | grep -q 'kdump capture kernel: the region is read, not taken'"
 		check "the crashed kernel's history shown: $MARK1" \
 			sh -c "perf persistent script --previous sched_switch | grep -q '$MARK1'"
+		check "... its CPU 1 reported absent (nr_cpus=1)" \
+			grep -q '^1 absent ' "$PP_SYS/instances/previous.sched_switch/found"
 		perf persistent resume previous.sched_switch >/tmp/out 2>&1
 		check_eq "it is read-only: resume refused" 1 $?
 		check "... as a previous boot's event (EROFS)" grep -q "a previous boot's records are read-only" /tmp/out
@@ -63,13 +71,15 @@ capture)
 	check "... saying this is a kdump capture kernel" \
 		grep -q "this is a kdump capture kernel, whose module keeps nothing in the region" /tmp/out
 	switch "$MARK2"
+	check "kernel log clean" pp_log_clean
 	;;
 after)
 	echo "previous boot id: $(cat "$PP_SYS/previous_boot/boot_id")"
+	echo "previous boot end: $(cat "$PP_SYS/previous_boot/end")"
 	perf persistent script --previous sched_switch >/tmp/prev
 	check "the previous boot's history has $MARK1" grep -q "$MARK1" /tmp/prev
 	check "... and nothing of the capture kernel ($MARK2)" sh -c "! grep -q '$MARK2' /tmp/prev"
+	check "kernel log clean" pp_log_clean
 	;;
 esac
-check "kernel log clean" pp_log_clean
 done_testing

@@ -165,6 +165,16 @@ pp_console_drain() {
 	pp-ctl drain
 }
 
+# pp_kdump_load: load this run's kernel and initramfs (vm-run --kdump) as
+# the crash kernel, with this boot's command line less crashkernel=, and
+# what Debian's kdump-config appends (its KDUMP_CMDLINE_APPEND's default
+# less systemd.unit=): the capture kernel then loads the module with the
+# same parameters, as systemd-modules-load does in Debian's capture boot.
+pp_kdump_load() {
+	pp-kexec /kdump/vmlinuz /kdump/initrd \
+		"$(sed -E 's/(^| )crashkernel=[^ ]*//g' /proc/cmdline) reset_devices nr_cpus=1 irqpoll"
+}
+
 # pp_inject_mce [CPU [STATUS [BANK]]]: log one software-injected MCE on CPU
 # (default 0) with STATUS; the mce:mce_record tracepoint fires from a
 # kworker on that CPU shortly after.
