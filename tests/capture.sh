@@ -65,6 +65,11 @@ capture)
 		perf persistent resume previous.sched_switch >/tmp/out 2>&1
 		check_eq "it is read-only: resume refused" 1 $?
 		check "... as a previous boot's event (EROFS)" grep -q "a previous boot's records are read-only" /tmp/out
+		perf persistent archive -d /tmp/arch --no-journal >/tmp/out 2>&1
+		check_eq "archive: exit 0" 0 $?
+		check "... leaves it to the next boot, and says so" \
+			grep -q "a kdump capture kernel: the next boot archives the crashed kernel's history whole" /tmp/out
+		check "... writing nothing" test ! -e /tmp/arch
 	fi
 	perf persistent create -d --keep-across-reboot -n k sched:sched_switch >/tmp/out 2>&1
 	check_eq "an event kept across the reboot refused" 1 $?

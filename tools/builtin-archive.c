@@ -464,6 +464,16 @@ static int archive_run(int argc, char **argv)
 		printf("no previous boot in a reserved region: nothing to archive\n");
 		return 0;
 	}
+	/*
+	 * A capture kernel sees part of the crashed kernel's history (its
+	 * CPUs: nr_cpus=1) and leaves the region as it was: an archive made
+	 * here would stand for that boot, and the next boot's whole one
+	 * would be "archived already".
+	 */
+	if (capture_kernel()) {
+		printf("a kdump capture kernel: the next boot archives the crashed kernel's history whole\n");
+		return 0;
+	}
 	if (!boot_id_ok(a.boot_id))
 		return pp_error("previous_boot/boot_id: not a boot id: '%s'",
 				a.boot_id);

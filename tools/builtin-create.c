@@ -330,29 +330,6 @@ static void build_create(const struct create_args *a,
 	snprintf(cr->name, sizeof(cr->name), "%s", a->name);
 }
 
-/*
- * Is this a kdump capture kernel (is_kdump_kernel() in the module)?  It
- * has /proc/vmcore, or at least was given elfcorehdr= (x86: the dump's
- * header may not have been usable).
- */
-static bool capture_kernel(void)
-{
-	char line[4096];
-	bool found = false;
-	FILE *f;
-
-	if (!access("/proc/vmcore", F_OK))
-		return true;
-	f = fopen("/proc/cmdline", "re");
-	if (!f)
-		return false;
-	if (fgets(line, sizeof(line), f))
-		found = !strncmp(line, "elfcorehdr=", 11) ||
-			strstr(line, " elfcorehdr=");
-	fclose(f);
-	return found;
-}
-
 /* Why CREATE failed, with errno @err, in the user's terms. */
 static void create_failed(const struct create_args *a,
 			  const struct perf_persistent_create *cr, int err)

@@ -231,6 +231,12 @@ int exports_alloc(struct exports *x, size_t nr);
  * its records carry.  0, or 1 with the reason on stderr.
  */
 int exports_add(struct exports *x, int fd, const char *name, bool wall_clock);
+
+/*
+ * Is this a kdump capture kernel, whose module reads the region without
+ * taking it (is_kdump_kernel()): /proc/vmcore, or elfcorehdr= given?
+ */
+bool capture_kernel(void);
 void exports_free(struct exports *x);
 /* The files an export writes. */
 enum pp_format {

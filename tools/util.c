@@ -469,3 +469,26 @@ int exports_add(struct exports *x, int fd, const char *name, bool wall_clock)
 	x->nr++;
 	return 0;
 }
+
+/*
+ * Is this a kdump capture kernel (is_kdump_kernel() in the module)?  It
+ * has /proc/vmcore, or at least was given elfcorehdr= (x86: the dump's
+ * header may not have been usable).
+ */
+bool capture_kernel(void)
+{
+	char line[4096];
+	bool found = false;
+	FILE *f;
+
+	if (!access("/proc/vmcore", F_OK))
+		return true;
+	f = fopen("/proc/cmdline", "re");
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f))
+		found = !strncmp(line, "elfcorehdr=", 11) ||
+			strstr(line, " elfcorehdr=");
+	fclose(f);
+	return found;
+}
