@@ -44,32 +44,22 @@
 struct pp_region pp_region;
 
 /*
- * This boot's id, from the file that journald and /proc show, so that a
- * previous boot found in the region can be matched with its journal, and
- * a reload of the module in the same boot does not take this boot's
- * records for the last one's.  Process context (module init).
+ * This boot's id (pp_boot_id_read()), so that a previous boot found in the
+ * region can be matched with its journal, and a reload of the module in
+ * the same boot does not take this boot's records for the last one's.
+ * Process context (module init).
  */
 static void pp_region_read_boot_id(struct pp_region *r)
 {
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t n = -ENOENT;
+	int ret = pp_boot_id_read(r->boot_id, sizeof(r->boot_id));
 	u8 uuid[16];
 
-	f = filp_open("/proc/sys/kernel/random/boot_id", O_RDONLY, 0);
-	if (!IS_ERR(f)) {
-		n = kernel_read(f, r->boot_id, sizeof(r->boot_id) - 1, &pos);
-		filp_close(f, NULL);
-	}
-	if (n > 0) {
-		r->boot_id[n] = '\0';
-		strim(r->boot_id);
+	if (!ret)
 		return;
-	}
 	/* No /proc where the module loads: a reload will see "another" boot. */
 	generate_random_uuid(uuid);
 	snprintf(r->boot_id, sizeof(r->boot_id), "%pUb", uuid);
-	pr_warn("region: cannot read this boot's id (%zd); using %s\n", n,
+	pr_warn("region: cannot read this boot's id (%d); using %s\n", ret,
 		r->boot_id);
 }
 

@@ -15,7 +15,9 @@
 
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
+#include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/fs.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/kernel.h>
@@ -313,4 +315,34 @@ void pp_region_pages_free(struct pp_region *r, unsigned long first,
 		     first + nr);
 	bitmap_clear(r->used, first, nr);
 	mutex_unlock(&r->lock);
+}
+
+/**
+ * pp_boot_id_read - this boot's id
+ * @buf: out: /proc/sys/kernel/random/boot_id, as text, the same as
+ *	journalctl --list-boots shows
+ * @len: room in @buf
+ *
+ * Process context.
+ *
+ * Return: 0, or the error of opening or reading the file (no /proc where
+ * the module loads): @buf is then empty.
+ */
+int pp_boot_id_read(char *buf, size_t len)
+{
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	buf[0] = '\0';
+	f = filp_open("/proc/sys/kernel/random/boot_id", O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, buf, len - 1, &pos);
+	filp_close(f, NULL);
+	if (n <= 0)
+		return n ? n : -ENODATA;
+	buf[n] = '\0';
+	strim(buf);
+	return 0;
 }

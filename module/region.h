@@ -240,6 +240,7 @@ struct pp_region_maps {
 	u8	data[];
 };
 
+int pp_boot_id_read(char *buf, size_t len);
 int pp_region_parse(const char *s, struct pp_region_spec *spec);
 int pp_region_setup(struct pp_region *r, const char *param);
 void pp_region_teardown(struct pp_region *r);
