@@ -331,6 +331,7 @@ static int pp_cpu_start(struct pp_event *ev, struct pp_cpu *pc,
 		 * that calls it is created after this store.
 		 */
 		smp_store_release(&pc->buf, buf);
+		pp_anchor_set_buffer(&ev->anchor, cpu, buf);
 	}
 	/*
 	 * The direct path needs only the buffer, because its probe belongs
@@ -473,7 +474,11 @@ void pp_event_free(struct pp_event *ev)
 	irq_work_sync(&ev->froze_work);
 	pp_notices_sync(&ev->notices);
 
-	/* Out of the region's directory before its buffers' pages go. */
+	/*
+	 * Out of the anchor and the region's directory before its buffers'
+	 * pages go.
+	 */
+	pp_anchor_del(&ev->anchor);
 	pp_region_keep_end(&pp_region, &ev->keep);
 	for_each_possible_cpu(cpu) {
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
@@ -622,6 +627,19 @@ int pp_event_start(struct pp_event *ev)
 		if (ret)
 			return ret;
 	}
+	/* Where a crash dump's reader finds it, before any of its buffers. */
+	ev->anchor = (struct pp_anchor_entry){
+		.id = ev->entry.id,
+		.name = ev->entry.name,
+		.tp_name = ev->tp_name,
+		.attr = &ev->attr,
+		.format = ev->format,
+		.buffer_size = ev->buffer_size,
+		.kept = ev->kept,
+	};
+	ret = pp_anchor_add(&ev->anchor);
+	if (ret)
+		return ret;
 	ret = cpuhp_state_add_instance_nocalls(pp_cpuhp_state, &ev->node);
 	if (ret)
 		return ret;

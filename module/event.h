@@ -23,6 +23,7 @@
 
 #include <uapi/linux/perf_persistent.h>
 
+#include "anchor.h"
 #include "buffer.h"
 #include "notices.h"
 #include "reader.h"
@@ -107,6 +108,7 @@ struct pp_cpu {
  *	to its free
  * @kept: its buffers live in the reserved region
  * @keep: its place there (region.h)
+ * @anchor: its entry in the anchor a crash dump is read by (anchor.h)
  * @prev: for a previous boot's event, what was found of it (previous.h):
  *	its buffers are then the copies, and it has no counter or probe
  * @stopping: on the list of destroyed events waiting for their writers
@@ -140,6 +142,7 @@ struct pp_event {
 	struct pp_sysfs_event		sysfs;
 	bool				kept;
 	struct pp_region_keep		keep;
+	struct pp_anchor_entry		anchor;
 	struct pp_found_event		*prev;
 	struct llist_node		stopping;
 	struct hlist_node		hub_node;

@@ -53,6 +53,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "anchor.h"
 #include "boot_errors.h"
 #include "fw_errors.h"
 #include "buffer.h"
@@ -473,6 +474,7 @@ static void __exit pp_exit(void)
 	pp_pmu_unregister();
 	pp_sysfs_exit();
 	pp_events_exit();
+	pp_anchor_exit();
 	pp_maps_exit();
 	/* The previous boot's mappings table, read until now. */
 	pp_previous_forget();
