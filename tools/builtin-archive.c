@@ -108,15 +108,9 @@ static int ras_row(struct ras_rows *rows, const struct archive *a,
 		   enum hwerr_severity sev, enum hwerr_origin origin,
 		   const char *event)
 {
-	static const char *const fields[] = {
-		"mcgcap", "mcgstatus", "status", "addr", "misc", "ip", "tsc",
-		"walltime", "ppin",
-	};
 	struct rasdb_mce *m;
-	unsigned long long *reg;
 	struct tm tm;
 	time_t t;
-	size_t i;
 
 	if (rows->nr == rows->cap) {
 		size_t cap = rows->cap ? 2 * rows->cap : 8;
@@ -129,9 +123,15 @@ static int ras_row(struct ras_rows *rows, const struct archive *a,
 	}
 	m = &rows->m[rows->nr++];
 	memset(m, 0, sizeof(*m));
-	reg = &m->mcgcap;
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		reg[i] = field_value(p, d, fields[i]);
+	m->mcgcap = field_value(p, d, "mcgcap");
+	m->mcgstatus = field_value(p, d, "mcgstatus");
+	m->status = field_value(p, d, "status");
+	m->addr = field_value(p, d, "addr");
+	m->misc = field_value(p, d, "misc");
+	m->ip = field_value(p, d, "ip");
+	m->tsc = field_value(p, d, "tsc");
+	m->walltime = field_value(p, d, "walltime");
+	m->ppin = field_value(p, d, "ppin");
 	m->cpu = field_value(p, d, "cpu");
 	m->cpuid = field_value(p, d, "cpuid");
 	m->apicid = field_value(p, d, "apicid");
