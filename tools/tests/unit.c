@@ -2,7 +2,8 @@
 /*
  * Host unit tests of the perf persistent tool's pure parts: argument
  * parsing (option tables, event specs), the errno messages, record decoding and printing on recorded sample bytes, perf.data
- * writing.  Run from tools/tests under valgrind (make -C tools check).
+ * writing, crash dumps (made here, and by makedumpfile where it is
+ * installed).  Run from tools/tests under valgrind (make -C tools check).
  *
  * data/mce.data is what "perf persistent record mce_record" wrote in the
  * guest after one injected MCE (bank 2, status 0xbe00000000800400);
@@ -10,6 +11,8 @@
  * data/oops-console.log is a guest's console with a crash dump.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -28,6 +31,7 @@
 #include "../builtin.h"
 #include "../archive.h"
 #include "../rasdb.h"
+#include "../vmcore.h"
 
 static int passed, failed;
 
@@ -1648,6 +1652,695 @@ static void test_rasdb(void)
 	CHECK(remove_tree(dir) == 0, "rasdb: remove the tree");
 }
 
+/* ---- vmcore.c: crash dumps ------------------------------------------ */
+
+#define VM_MAGIC	"PPMAGIC!"
+#define VM_A		0x100000ULL	/* 3 pages, the 2nd zero */
+#define VM_B		0x200000ULL	/* 4 pages, 2 of them in the file */
+
+static FILE *vm_saved;
+
+/* Send pp_error()'s messages to a file until vm_said(). */
+static void vm_hush(void)
+{
+	vm_saved = stderr;
+	stderr = tmpfile();
+}
+
+/* What was said since vm_hush(), into @buf. */
+static void vm_said(char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(stderr);
+	n = fread(buf, 1, len - 1, stderr);
+	buf[n] = '\0';
+	fclose(stderr);
+	stderr = vm_saved;
+}
+
+/* vmcore_open(@path), which must fail: what it said, into @buf. */
+static void vm_open_fails(const char *path, char *buf, size_t len)
+{
+	struct vmcore *vc;
+
+	vm_hush();
+	vc = vmcore_open(path);
+	vm_said(buf, len);
+	CHECK(!vc, "vmcore: %s opens", path);
+	vmcore_close(vc);
+}
+
+static int vm_write(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	bool ok = fd >= 0 && write(fd, buf, len) == (ssize_t)len;
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * The test memory at @paddr: a pattern, the magic at the start of A's
+ * 3rd page and of B, a decoy half way into A's 1st, A's 2nd page zero.
+ */
+static void vm_fill(unsigned char *p, uint64_t paddr, size_t len,
+		    size_t page)
+{
+	const uint64_t magic[] = { VM_A + 2 * page, VM_B, VM_A + page / 2 };
+	uint64_t a;
+	size_t i, k;
+
+	for (i = 0; i < len; i++) {
+		a = paddr + i;
+		p[i] = (a - VM_A) / page == 1 ? 0 : ((a >> 4) * 7 + 3) & 0xff;
+		for (k = 0; k < 3; k++)
+			if (a >= magic[k] && a < magic[k] + 8)
+				p[i] = VM_MAGIC[a - magic[k]];
+	}
+}
+
+/*
+ * An ELF core of the test memory with @page-byte pages: B's PT_LOAD
+ * first, a PT_NOTE with a CORE note and (if @info) VMCOREINFO, A's.
+ */
+static void vm_elf(const char *path, size_t page, bool info,
+		   unsigned char cls, unsigned char data)
+{
+	const char text[] = "OSRELEASE=6.1.0\nPAGESIZE=16384\nCRASHTIME=1\n";
+	size_t off = 4096, size = off + 5 * page, n;
+	unsigned char *f = calloc(1, size), *p;
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)f;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(f + sizeof(*eh));
+	Elf64_Nhdr *nh;
+
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = cls;
+	eh->e_ident[EI_DATA] = data;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_CORE;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 3;
+	ph[0] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_offset = off + 3 * page,
+		.p_vaddr = 0xffff888000000000ULL + VM_B, .p_paddr = VM_B,
+		.p_filesz = 2 * page, .p_memsz = 4 * page };
+	ph[2] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_offset = off,
+		.p_vaddr = 0xffff888000000000ULL + VM_A, .p_paddr = VM_A,
+		.p_filesz = 3 * page, .p_memsz = 3 * page };
+	p = (unsigned char *)&ph[3];
+	nh = (Elf64_Nhdr *)p;
+	*nh = (Elf64_Nhdr){ 5, 8, NT_PRSTATUS };
+	memcpy(p + sizeof(*nh), "CORE", 5);
+	n = sizeof(*nh) + 8 + 8;
+	if (info) {
+		nh = (Elf64_Nhdr *)(p + n);
+		*nh = (Elf64_Nhdr){ 11, sizeof(text) - 1, 0 };
+		memcpy(p + n + sizeof(*nh), "VMCOREINFO", 11);
+		memcpy(p + n + sizeof(*nh) + 12, text, sizeof(text) - 1);
+		n += sizeof(*nh) + 12 + (sizeof(text) + 2) / 4 * 4;
+	}
+	ph[1] = (Elf64_Phdr){ .p_type = PT_NOTE, .p_offset = p - f,
+			      .p_filesz = n };
+	vm_fill(f + off, VM_A, 3 * page, page);
+	vm_fill(f + off + 3 * page, VM_B, 2 * page, page);
+	CHECK(!vm_write(path, f, size), "vmcore: write %s", path);
+	free(f);
+}
+
+/**
+ * struct vm_found - what a scan found
+ * @at: the pages, in the order found
+ * @stop_at: return 7 at the n-th
+ * @read_ok: each page read through vmcore_read() in the call, with @other
+ *	too (which changes the page the reader keeps)
+ */
+struct vm_found {
+	struct vmcore	*vc;
+	uint64_t	at[16], other;
+	int		n, stop_at;
+	bool		read_ok;
+};
+
+static int vm_found(void *arg, uint64_t paddr)
+{
+	struct vm_found *f = arg;
+	unsigned char buf[64];
+
+	f->read_ok &= vmcore_read(f->vc, paddr, buf, sizeof(buf)) == 0 &&
+		      !memcmp(buf, VM_MAGIC, 8) &&
+		      vmcore_read(f->vc, f->other, buf, sizeof(buf)) >= 0;
+	if (f->n < 16)
+		f->at[f->n++] = paddr;
+	return f->n == f->stop_at ? 7 : 0;
+}
+
+/* Scan @vc for the magic, stopping at the @stop_at-th page found. */
+static int vm_scan(struct vmcore *vc, struct vm_found *f, int stop_at,
+		   uint64_t other)
+{
+	memset(f, 0, sizeof(*f));
+	f->vc = vc;
+	f->stop_at = stop_at;
+	f->other = other;
+	f->read_ok = true;
+	return vmcore_scan(vc, VM_MAGIC, 8, vm_found, f);
+}
+
+/*
+ * An ELF core: two PT_LOAD segments, out of order, one with less in the
+ * file than in memory; the page size from VMCOREINFO (16K, not the
+ * host's); ELF files that are no little-endian 64-bit core refused.
+ */
+static void test_vmcore_elf(const char *dir)
+{
+	const size_t page = 16384;
+	unsigned char buf[3 * 16384], want[3 * 16384];
+	char path[PATH_MAX], msg[512];
+	struct vm_found f = { 0 };
+	struct vmcore *vc;
+
+	snprintf(path, sizeof(path), "%s/elf", dir);
+	vm_elf(path, page, true, ELFCLASS64, ELFDATA2LSB);
+	vc = vmcore_open(path);
+	CHECK(vc, "vmcore: ELF opens");
+	if (!vc)
+		return;
+	CHECK(!strcmp(vmcore_kind(vc), "ELF") && vmcore_page_size(vc) == page,
+	      "vmcore: ELF: %s, %zu", vmcore_kind(vc), vmcore_page_size(vc));
+	vm_fill(want, VM_A, sizeof(want), page);
+	CHECK(vmcore_read(vc, VM_A, buf, sizeof(buf)) == 0 &&
+	      !memcmp(buf, want, sizeof(buf)), "vmcore: ELF: A whole");
+	/* Past A's end: in no segment. */
+	CHECK(vmcore_read(vc, VM_A + 3 * page - 100, buf, 200) == 1 &&
+	      !memcmp(buf, want + 3 * page - 100, 100) &&
+	      !memcmp(buf + 100, want + page, 100),
+	      "vmcore: ELF: across A's end, the rest zero");
+	/* Past B's p_filesz: zero, and in the dump. */
+	vm_fill(want, VM_B + 2 * page - 8, 8, page);
+	CHECK(vmcore_read(vc, VM_B + 2 * page - 8, buf, 16) == 0 &&
+	      !memcmp(buf, want, 8) && !memcmp(buf + 8, want + page, 8),
+	      "vmcore: ELF: across B's p_filesz");
+	memset(buf, 1, 64);
+	CHECK(vmcore_read(vc, 0x300000, buf, 64) == 1 &&
+	      !memcmp(buf, want + page, 64), "vmcore: ELF: no segment");
+	CHECK(vm_scan(vc, &f, 0, VM_A) == 0 && f.n == 2 &&
+	      f.at[0] == VM_A + 2 * page && f.at[1] == VM_B && f.read_ok,
+	      "vmcore: ELF: scan: %d: %#llx %#llx", f.n,
+	      (unsigned long long)f.at[0], (unsigned long long)f.at[1]);
+	CHECK(vm_scan(vc, &f, 1, VM_A) == 7 && f.n == 1,
+	      "vmcore: ELF: scan stops");
+	vmcore_close(vc);
+
+	vm_elf(path, page, false, ELFCLASS64, ELFDATA2LSB);
+	vc = vmcore_open(path);
+	CHECK(vc && vmcore_page_size(vc) == (size_t)sysconf(_SC_PAGESIZE),
+	      "vmcore: ELF without VMCOREINFO: the host's page size");
+	vmcore_close(vc);
+	vm_elf(path, page, true, ELFCLASS64, ELFDATA2MSB);
+	vm_open_fails(path, msg, sizeof(msg));
+	CHECK(strstr(msg, "/elf: a big-endian ELF file: only little-endian dumps are read"),
+	      "vmcore: big-endian ELF: %s", msg);
+	vm_elf(path, page, true, ELFCLASS32, ELFDATA2LSB);
+	vm_open_fails(path, msg, sizeof(msg));
+	CHECK(strstr(msg, "/elf: a 32-bit ELF file: only 64-bit dumps are read"),
+	      "vmcore: 32-bit ELF: %s", msg);
+	CHECK(!vm_write(path, ELFMAG "\2\1\1", 40), "vmcore: a short ELF");
+	vm_open_fails(path, msg, sizeof(msg));
+	CHECK(strstr(msg, "/elf: truncated: its ELF header is cut short"),
+	      "vmcore: short ELF: %s", msg);
+}
+
+/* makedumpfile's kdump-compressed format, made here: pages of 4K. */
+#define KD_PAGE		4096
+#define KD_MAPNR	20
+#define KD_ZERO		0xffu
+#define KD_DESCS	(4 * KD_PAGE)	/* header, sub-header, 2 bitmaps */
+
+/* The dumped pages: pfn, how (raw, a DH_* compression, the zero page). */
+static const struct { unsigned int pfn, how; } kd_pages[] = {
+	{ 1, 0 }, { 2, 1 }, { 3, 0 }, { 5, 1 }, { 6, 2 }, { 7, 4 },
+	{ 8, 0x20 }, { 10, KD_ZERO }, { 11, KD_ZERO }, { 19, 0 },
+};
+#define KD_NR	(sizeof(kd_pages) / sizeof(kd_pages[0]))
+static const unsigned int kd_magic[] = { 3, 5, 7, 8, 19 };
+
+static unsigned char kd_mem[KD_MAPNR][KD_PAGE];
+
+/* The function @fn of @lib, loaded with dlopen(): no -dev package needed. */
+static void *vm_lib(const char *lib, const char *fn)
+{
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+
+	return h ? dlsym(h, fn) : NULL;
+}
+
+/* Compress a page as makedumpfile does for @how; the size, 0 on failure. */
+static size_t kd_compress(unsigned int how, const void *src, void *dst,
+			  size_t cap)
+{
+	/* lzo1x_1's dictionary, initialized for valgrind's sake. */
+	static uint64_t wrk[16384];
+	/* Room for what snappy may need. */
+	static unsigned char out[2 * KD_PAGE];
+	union {
+		void *p;
+		int (*zlib)(void *dst, unsigned long *dlen, const void *src,
+			    unsigned long slen, int level);
+		int (*lzo)(const void *src, unsigned long slen, void *dst,
+			   unsigned long *dlen, void *wrkmem);
+		int (*snappy)(const void *src, size_t slen, void *dst,
+			      size_t *dlen);
+		size_t (*zstd)(void *dst, size_t dlen, const void *src,
+			       size_t slen, int level);
+	} f;
+	unsigned long n = sizeof(out);
+	size_t sn = sizeof(out);
+	int err = -1;
+
+	switch (how) {
+	case 1:
+		f.p = vm_lib("libz.so.1", "compress2");
+		err = f.p ? f.zlib(out, &n, src, KD_PAGE, 1) : -1;
+		break;
+	case 2:
+		f.p = vm_lib("liblzo2.so.2", "lzo1x_1_compress");
+		err = f.p ? f.lzo(src, KD_PAGE, out, &n, wrk) : -1;
+		break;
+	case 4:
+		f.p = vm_lib("libsnappy.so.1", "snappy_compress");
+		err = f.p ? f.snappy(src, KD_PAGE, out, &sn) : -1;
+		n = sn;
+		break;
+	case 0x20:
+		f.p = vm_lib("libzstd.so.1", "ZSTD_compress");
+		n = f.p ? f.zstd(out, sizeof(out), src, KD_PAGE, 1) : 0;
+		err = n > sizeof(out);
+		break;
+	}
+	if (err || n > cap)
+		return 0;
+	memcpy(dst, out, n);
+	return n;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+/*
+ * Make kd_mem, and the kdump file of it into a malloc()ed @*file; its
+ * size.  Laid out as makedumpfile does: the zero page first, then each
+ * page in pfn order.
+ */
+static size_t kd_build(unsigned char **file)
+{
+	size_t cap = KD_DESCS + 24 * KD_NR + (KD_NR + 1) * KD_PAGE;
+	unsigned char *b = calloc(1, cap), *d;
+	size_t data = KD_DESCS + 24 * KD_NR, i, n;
+	unsigned int pfn;
+
+	for (pfn = 0; pfn < KD_MAPNR; pfn++)
+		vm_fill(kd_mem[pfn], VM_B + pfn * KD_PAGE, KD_PAGE, KD_PAGE);
+	for (i = 0; i < sizeof(kd_magic) / sizeof(kd_magic[0]); i++)
+		memcpy(kd_mem[kd_magic[i]], VM_MAGIC, 8);
+	memcpy(b, "KDUMP   ", 8);
+	put32(b + 8, 6);			/* header_version */
+	memcpy(b + 12 + 4 * 65, "x86_64", 6);	/* utsname.machine */
+	put32(b + 424, 1);			/* status: zlib */
+	put32(b + 428, KD_PAGE);		/* block_size */
+	put32(b + 432, 1);			/* sub_hdr_size */
+	put32(b + 436, 2);			/* bitmap_blocks */
+	put32(b + 440, KD_MAPNR);
+	put32(b + 460, 2);			/* nr_cpus */
+	put64(b + KD_PAGE + 96, KD_MAPNR);	/* max_mapnr_64 */
+	memset(b + 2 * KD_PAGE, 0xff, KD_MAPNR / 8);
+	b[2 * KD_PAGE + KD_MAPNR / 8] = (1 << KD_MAPNR % 8) - 1;
+	data += KD_PAGE;			/* the zero page */
+	for (i = 0; i < KD_NR; i++) {
+		pfn = kd_pages[i].pfn;
+		d = b + KD_DESCS + 24 * i;
+		b[3 * KD_PAGE + pfn / 8] |= 1 << pfn % 8;
+		if (kd_pages[i].how == KD_ZERO) {
+			memset(kd_mem[pfn], 0, KD_PAGE);
+			put64(d, KD_DESCS + 24 * KD_NR);
+			put32(d + 8, KD_PAGE);
+			continue;
+		}
+		put64(d, data);
+		n = 0;
+		if (kd_pages[i].how)
+			n = kd_compress(kd_pages[i].how, kd_mem[pfn], b + data,
+					KD_PAGE - 1);
+		/* A build host may lack liblzo2-2 or libsnappy1v5. */
+		if (kd_pages[i].how && !n)
+			printf("# vmcore: pfn %u stored raw: its compressor failed or is missing\n",
+			       pfn);
+		if (n) {
+			put32(d + 12, kd_pages[i].how);
+		} else {
+			n = KD_PAGE;
+			memcpy(b + data, kd_mem[pfn], KD_PAGE);
+		}
+		put32(d + 8, n);
+		data += n;
+	}
+	for (pfn = 0; pfn < KD_MAPNR; pfn++)
+		if (!(b[3 * KD_PAGE + pfn / 8] >> pfn % 8 & 1))
+			memset(kd_mem[pfn], 0, KD_PAGE);
+	*file = b;
+	return data;
+}
+
+/* Append a flattened block of @len bytes at @off, @data, to @f at *@n. */
+static void flat_put(unsigned char *f, size_t *n, uint64_t off,
+		     const void *data, size_t len)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		f[*n + i] = off >> (56 - 8 * i);
+		f[*n + 8 + i] = (uint64_t)len >> (56 - 8 * i);
+	}
+	memcpy(f + *n + 16, data, len);
+	*n += 16 + len;
+}
+
+/*
+ * The kdump file @k (@len bytes) flattened, its blocks out of order: a
+ * header of junk that the real one replaces later, the pages with junk in
+ * the middle that a later block puts right, the descriptors, the rest.
+ */
+static size_t kd_flatten(const unsigned char *k, size_t len,
+			 unsigned char **file)
+{
+	size_t n = 4096, data = KD_DESCS + 24 * KD_NR, x = data + 5000;
+	unsigned char *f = calloc(1, 4096 + 7 * 16 + 2 * len);
+	unsigned char junk[8192];
+
+	memset(junk, 0xaa, sizeof(junk));
+	memcpy(f, "makedumpfile", 12);
+	f[23] = 1;				/* type, big-endian */
+	f[31] = 1;				/* version */
+	flat_put(f, &n, 0, junk, 464);
+	flat_put(f, &n, data, k + data, len - data);
+	memset(f + n - (len - data) + 5000, 0xaa, 3000);
+	flat_put(f, &n, x, k + x, 3000);
+	flat_put(f, &n, KD_DESCS, k + KD_DESCS, data - KD_DESCS);
+	flat_put(f, &n, KD_PAGE, k + KD_PAGE, KD_DESCS - KD_PAGE);
+	flat_put(f, &n, 0, k, KD_PAGE);
+	memset(f + n, 0xff, 16);
+	*file = f;
+	return n + 16;
+}
+
+/* Read @vc as kd_mem says it holds, and scan it. */
+static void kd_check(struct vmcore *vc, const char *kind)
+{
+	static unsigned char buf[4 * KD_PAGE];
+	struct vm_found f;
+	unsigned int pfn;
+	int i;
+
+	CHECK(!strcmp(vmcore_kind(vc), kind) &&
+	      vmcore_page_size(vc) == KD_PAGE, "vmcore: %s: %s", kind,
+	      vmcore_kind(vc));
+	for (pfn = 0; pfn < KD_MAPNR; pfn++) {
+		int held = 0, r;
+		size_t j;
+
+		for (j = 0; j < KD_NR; j++)
+			held |= kd_pages[j].pfn == pfn;
+		memset(buf, 0x55, KD_PAGE);
+		r = vmcore_read(vc, pfn * KD_PAGE, buf, KD_PAGE);
+		CHECK(r == !held && !memcmp(buf, kd_mem[pfn], KD_PAGE),
+		      "vmcore: %s: pfn %u: %d", kind, pfn, r);
+	}
+	/* Across pages: raw, zlib, raw. */
+	CHECK(vmcore_read(vc, KD_PAGE + 100, buf, 2 * KD_PAGE) == 0 &&
+	      !memcmp(buf, kd_mem[1] + 100, KD_PAGE - 100) &&
+	      !memcmp(buf + KD_PAGE - 100, kd_mem[2], KD_PAGE) &&
+	      !memcmp(buf + 2 * KD_PAGE - 100, kd_mem[3], 100),
+	      "vmcore: %s: pages 1-3", kind);
+	CHECK(vmcore_read(vc, 3 * KD_PAGE + 4000, buf, 200) == 1 &&
+	      !memcmp(buf, kd_mem[3] + 4000, 96) &&
+	      !memcmp(buf + 96, kd_mem[4], 104),
+	      "vmcore: %s: into a page left out", kind);
+	CHECK(vmcore_read(vc, 5 * KD_PAGE, buf, 4 * KD_PAGE) == 0 &&
+	      !memcmp(buf, kd_mem[5], 4 * KD_PAGE),
+	      "vmcore: %s: pages 5-8: zlib, lzo, snappy, zstd", kind);
+	memset(buf, 1, 64);
+	CHECK(vmcore_read(vc, KD_MAPNR * KD_PAGE + 64, buf, 64) == 1 &&
+	      !memcmp(buf, kd_mem[0], 64), "vmcore: %s: past max_mapnr",
+	      kind);
+	CHECK(vm_scan(vc, &f, 0, KD_PAGE) == 0 && f.n == 5 && f.read_ok,
+	      "vmcore: %s: scan: %d found", kind, f.n);
+	for (i = 0; i < f.n && i < 5; i++)
+		CHECK(f.at[i] == kd_magic[i] * KD_PAGE,
+		      "vmcore: %s: scan: %d: %#llx", kind, i,
+		      (unsigned long long)f.at[i]);
+	CHECK(vm_scan(vc, &f, 2, 0) == 7 && f.n == 2 &&
+	      f.at[1] == 5 * KD_PAGE, "vmcore: %s: scan stops", kind);
+}
+
+/* Write @len bytes of @buf to @dir/@name, open it, check it as kd_check(). */
+static void kd_open_check(const char *dir, const char *name,
+			  const void *buf, size_t len, const char *kind)
+{
+	char path[PATH_MAX];
+	struct vmcore *vc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	CHECK(!vm_write(path, buf, len), "vmcore: write %s", name);
+	vc = vmcore_open(path);
+	CHECK(vc, "vmcore: %s opens", name);
+	if (vc)
+		kd_check(vc, kind);
+	vmcore_close(vc);
+}
+
+/* Where the file is changed for a test, and what it said after. */
+static void kd_broken(const char *path, unsigned char *k, size_t len,
+		      size_t at, const void *bytes, size_t n, char *msg,
+		      size_t cap)
+{
+	unsigned char old[8];
+
+	memcpy(old, k + at, n);
+	memcpy(k + at, bytes, n);
+	CHECK(!vm_write(path, k, len), "vmcore: write");
+	vm_open_fails(path, msg, cap);
+	memcpy(k + at, old, n);
+}
+
+/*
+ * kdump-compressed pages: raw, each compression, the zero page, left
+ * out; flattened; the same read wrong or refused.
+ */
+static void test_vmcore_kdump(const char *dir)
+{
+	unsigned char *k, *fl, *r = NULL, buf[KD_PAGE];
+	char path[PATH_MAX], cmd[2 * PATH_MAX], msg[512];
+	size_t len, flen, rlen = 0;
+	struct vmcore *vc;
+	uint64_t off;
+	uint32_t v;
+
+	len = kd_build(&k);
+	kd_open_check(dir, "kdump", k, len, "kdump-compressed (zlib)");
+	flen = kd_flatten(k, len, &fl);
+	kd_open_check(dir, "flat", fl, flen,
+		      "flattened kdump-compressed (zlib)");
+	/* makedumpfile -R puts the blocks back as the reader did. */
+	if (!system("command -v makedumpfile >/dev/null")) {
+		snprintf(cmd, sizeof(cmd),
+			 "makedumpfile -R %s/r <%s/flat >/dev/null 2>&1", dir,
+			 dir);
+		snprintf(path, sizeof(path), "%s/r", dir);
+		CHECK(!system(cmd) && (r = slurp(path, &rlen)) &&
+		      rlen == len && !memcmp(r, k, len),
+		      "vmcore: makedumpfile -R: the kdump file (%zu)", rlen);
+		free(r);
+	} else {
+		printf("# vmcore: no makedumpfile: -R not compared\n");
+	}
+
+	/* Not there: the library of lzo, at open and at a read. */
+	snprintf(path, sizeof(path), "%s/kdump", dir);
+	CHECK(!vmcore_test_library("lzo", "libpp-no-lzo.so.2"),
+	      "vmcore: lzo replaced");
+	/* pfn 6 (descriptor 4) is lzo's, unless the host has no liblzo2. */
+	if (k[KD_DESCS + 24 * 4 + 12] == 2) {
+		vc = vmcore_open(path);
+		vm_hush();
+		CHECK(vc && vmcore_read(vc, 6 * KD_PAGE, buf, 8) == -1 &&
+		      vmcore_read(vc, 5 * KD_PAGE, buf, 8) == 0,
+		      "vmcore: no lzo: only its page fails");
+		vm_said(msg, sizeof(msg));
+		CHECK(strstr(msg, "/kdump: its pages are compressed with lzo, and libpp-no-lzo.so.2 is not installed (Debian: liblzo2-2)"),
+		      "vmcore: no lzo: %s", msg);
+		vmcore_close(vc);
+	}
+	v = 2;
+	kd_broken(path, k, len, 424, &v, 4, msg, sizeof(msg));
+	CHECK(strstr(msg, "with lzo, and libpp-no-lzo.so.2 is not installed"),
+	      "vmcore: no lzo at open: %s", msg);
+	vmcore_test_library("lzo", NULL);
+
+	/* Refused: split, big-endian, damaged. */
+	v = 1;
+	kd_broken(path, k, len, KD_PAGE + 12, &v, 4, msg, sizeof(msg));
+	CHECK(strstr(msg, "/kdump: one part of a dump split by makedumpfile --split"),
+	      "vmcore: split: %s", msg);
+	v = 6 << 24;
+	kd_broken(path, k, len, 8, &v, 4, msg, sizeof(msg));
+	CHECK(strstr(msg, "a big-endian kdump file"),
+	      "vmcore: big-endian kdump: %s", msg);
+	v = 40000;
+	kd_broken(path, k, len, KD_PAGE + 96, &v, 4, msg, sizeof(msg));
+	CHECK(strstr(msg, "damaged: a bitmap of 2 blocks for 40000 pages"),
+	      "vmcore: max_mapnr past the bitmap: %s", msg);
+
+	/* A page whose compression is not known, or that does not inflate. */
+	v = 0x40;
+	memcpy(k + KD_DESCS + 24 + 12, &v, 4);
+	memcpy(&off, k + KD_DESCS + 24 * 3, 8);
+	k[off + 10] ^= 0xff;
+	CHECK(!vm_write(path, k, len), "vmcore: write");
+	vc = vmcore_open(path);
+	vm_hush();
+	CHECK(vc && vmcore_read(vc, 2 * KD_PAGE, buf, 8) == -1 &&
+	      vmcore_read(vc, 5 * KD_PAGE, buf, 8) == -1,
+	      "vmcore: bad pages");
+	vm_said(msg, sizeof(msg));
+	CHECK(strstr(msg, "the page at pfn 0x2 is compressed in a way this reader does not know (flags 0x40)") &&
+	      strstr(msg, "damaged: the page at pfn 0x5 does not decompress with zlib"),
+	      "vmcore: bad pages: %s", msg);
+	vmcore_close(vc);
+
+	/* Cut short: refused; marked incomplete, what is there is read. */
+	CHECK(!vm_write(path, k, 300), "vmcore: write");
+	vm_open_fails(path, msg, sizeof(msg));
+	CHECK(strstr(msg, "/kdump: truncated: it ends at byte 300, before the end of the kdump header"),
+	      "vmcore: truncated header: %s", msg);
+	k[424] |= 8;
+	CHECK(!vm_write(path, k, len - 10), "vmcore: write");
+	vc = vmcore_open(path);
+	CHECK(vc && !strcmp(vmcore_kind(vc), "kdump-compressed (zlib, incomplete)") &&
+	      vmcore_read(vc, 19 * KD_PAGE, buf, 8) == 1 &&
+	      vmcore_read(vc, 1 * KD_PAGE, buf, 8) == 0,
+	      "vmcore: incomplete: the last page is not there");
+	vmcore_close(vc);
+	snprintf(path, sizeof(path), "%s/flat", dir);
+	CHECK(!vm_write(path, fl, 4096 + 16 + 100), "vmcore: write");
+	vm_open_fails(path, msg, sizeof(msg));
+	CHECK(strstr(msg, "/flat: truncated: the flattened block at byte 4096 ends past its end"),
+	      "vmcore: truncated flattened: %s", msg);
+	free(fl);
+	free(k);
+}
+
+/*
+ * What makedumpfile itself writes of an ELF core (-d 1: zero pages left
+ * out; -c zlib, -l lzo, -F flattened) reads as the core does.  Debian's
+ * makedumpfile has neither snappy nor zstd (-p, -z write raw pages).
+ */
+static void test_vmcore_makedumpfile(const char *dir)
+{
+	static const char *const opt[] = { "-c", "-l", "-F -c" };
+	static const char *const kind[] = { "kdump-compressed (zlib)",
+		"kdump-compressed (lzo)", "flattened kdump-compressed (zlib)" };
+	size_t page = sysconf(_SC_PAGESIZE), i, k;
+	unsigned char *a = malloc(page), *b = malloc(page);
+	char elf[PATH_MAX], out[PATH_MAX], cmd[3 * PATH_MAX];
+	struct vmcore *ve, *vk;
+	struct vm_found f, g;
+	uint64_t paddr;
+	int ra, rb;
+
+	if (system("command -v makedumpfile >/dev/null")) {
+		printf("# vmcore: no makedumpfile: its dumps not read\n");
+		goto out;
+	}
+	snprintf(elf, sizeof(elf), "%s/elf4k", dir);
+	vm_elf(elf, page, false, ELFCLASS64, ELFDATA2LSB);
+	ve = vmcore_open(elf);
+	CHECK(ve && vm_scan(ve, &f, 0, VM_A) == 0 && f.n == 2,
+	      "vmcore: makedumpfile: the core");
+	for (k = 0; ve && k < 3; k++) {
+		snprintf(out, sizeof(out), "%s/md%zu", dir, k);
+		snprintf(cmd, sizeof(cmd),
+			 "makedumpfile %s -d 1 %s %s%s 2>/dev/null%s", opt[k],
+			 elf, k == 2 ? "> " : "", out,
+			 k == 2 ? "" : " >/dev/null");
+		CHECK(!system(cmd), "vmcore: %s", cmd);
+		vk = vmcore_open(out);
+		CHECK(vk && !strcmp(vmcore_kind(vk), kind[k]),
+		      "vmcore: makedumpfile %s opens", opt[k]);
+		if (!vk)
+			continue;
+		for (i = 0; i < 7; i++) {
+			paddr = i < 3 ? VM_A + i * page : VM_B + (i - 3) * page;
+			memset(b, 1, page);
+			ra = vmcore_read(ve, paddr, a, page);
+			rb = vmcore_read(vk, paddr, b, page);
+			/*
+			 * Left out: those past p_filesz.  Pages of zeros
+			 * are the zero page's.
+			 */
+			CHECK(!ra && !memcmp(a, b, page) &&
+			      rb == (paddr >= VM_B + 2 * page),
+			      "vmcore: makedumpfile %s: page %#llx: %d", opt[k],
+			      (unsigned long long)paddr, rb);
+		}
+		CHECK(vm_scan(vk, &g, 0, VM_B) == 0 && g.n == f.n &&
+		      !memcmp(f.at, g.at, sizeof(f.at)) && g.read_ok,
+		      "vmcore: makedumpfile %s: scan", opt[k]);
+		vmcore_close(vk);
+	}
+	vmcore_close(ve);
+out:
+	free(a);
+	free(b);
+}
+
+/* Crash dumps: every format and compression, and what is refused. */
+static void test_vmcore(void)
+{
+	char dir[] = "/tmp/pp-unit-vmcore.XXXXXX", path[PATH_MAX], msg[512];
+
+	CHECK(mkdtemp(dir), "vmcore: a directory");
+	test_vmcore_elf(dir);
+	test_vmcore_kdump(dir);
+	test_vmcore_makedumpfile(dir);
+
+	snprintf(path, sizeof(path), "%s/text", dir);
+	CHECK(!vm_write(path, "hello, world, this is no dump\n", 30),
+	      "vmcore: a text");
+	vm_open_fails(path, msg, sizeof(msg));
+	CHECK(strstr(msg, "/text: not a crash dump: neither an ELF core nor what makedumpfile writes"),
+	      "vmcore: not a dump: %s", msg);
+	CHECK(!vm_write(path, "", 0), "vmcore: empty");
+	vm_open_fails(path, msg, sizeof(msg));
+	CHECK(strstr(msg, "/text: not a crash dump: it is empty"),
+	      "vmcore: empty: %s", msg);
+	snprintf(path, sizeof(path), "%s/none", dir);
+	vm_open_fails(path, msg, sizeof(msg));
+	CHECK(strstr(msg, "/none: No such file or directory"),
+	      "vmcore: no file: %s", msg);
+	CHECK(remove_tree(dir) == 0, "vmcore: remove the tree");
+}
+
 int main(void)
 {
 	tracefs_set_dir("data/tracefs");
@@ -1669,6 +2362,7 @@ int main(void)
 	test_uapi();
 	test_archive();
 	test_rasdb();
+	test_vmcore();
 	printf("tools unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
