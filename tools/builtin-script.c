@@ -51,16 +51,37 @@ static int script_from_log(const char *path, const char *name, bool newest,
 	return ret;
 }
 
+/* "script --vmcore DUMP NAME": print the records NAME held at the crash. */
+static int script_vmcore(const char *path, char *name, bool newest,
+			 bool json, bool wall_clock)
+{
+	struct exports x;
+	int ret;
+
+	ret = exports_from_vmcore(&x, path, &name, 1, wall_clock);
+	if (!ret) {
+		signal(SIGPIPE, SIG_IGN);
+		print_records(x.ev[0].p, stdout, x.ev[0].snap, newest, json);
+		if ((fflush(stdout) || ferror(stdout)) && errno != EPIPE) {
+			pp_error("writing the records: %s", strerror(errno));
+			ret = 1;
+		}
+	}
+	exports_free(&x);
+	return ret;
+}
+
 static int cmd_script(int argc, char **argv)
 {
 	bool newest = false, json = false, wall_clock = false, previous = false;
-	const char *from_log = NULL;
+	const char *from_log = NULL, *vmcore = NULL;
 	const struct pp_opt opts[] = {
 		OPT_SET(0, "previous", &previous),
 		OPT_SET(0, "newest-first", &newest),
 		OPT_SET(0, "json", &json),
 		OPT_SET(0, "wall-clock", &wall_clock),
 		OPT_STRING(0, "from-log", &from_log),
+		OPT_STRING(0, "vmcore", &vmcore),
 		OPT_END
 	};
 	struct pp_event_desc desc;
@@ -80,6 +101,14 @@ static int cmd_script(int argc, char **argv)
 			return PP_EXIT_USAGE;
 		return script_from_log(from_log, optind < argc ? argv[optind] : NULL,
 				       newest, json);
+	}
+	if (vmcore) {
+		if (previous)
+			return usage_error("--previous and --vmcore exclude each other");
+		if (want_args(argc, argv, 1, 1))
+			return PP_EXIT_USAGE;
+		return script_vmcore(vmcore, argv[optind], newest, json,
+				     wall_clock);
 	}
 	previous_arg(argc, argv, previous);
 	ret = read_event(argc, argv, &desc, &snap, &p, wall_clock);
@@ -101,7 +130,8 @@ static int cmd_script(int argc, char **argv)
 const struct pp_cmd pp_cmd_script = {
 	.name = "script",
 	.fn = cmd_script,
-	.usage = "[--newest-first] [--json] [--wall-clock] [--previous] NAME | --from-log FILE [NAME]",
+	.usage = "[--newest-first] [--json] [--wall-clock] [--previous] NAME | --from-log FILE [NAME]\n"
+		 "       [--newest-first] [--json] [--wall-clock] --vmcore DUMP NAME",
 	.help = "print the records held, decoded, oldest first\n"
 		"    --previous      the records the previous boot kept in the\n"
 		"                    reserved region (list --previous), decoded with\n"
@@ -111,5 +141,8 @@ const struct pp_cmd pp_cmd_script = {
 		"    --wall-clock    times of day instead of seconds since boot\n"
 		"    --from-log FILE the records of the crash dump in a kernel log (a\n"
 		"                    dmesg, a pstore file, a console capture; - for\n"
-		"                    stdin), of every event in it or of NAME",
+		"                    stdin), of every event in it or of NAME\n"
+		"    --vmcore DUMP   the records NAME held when the kernel crashed into\n"
+		"                    DUMP: /proc/vmcore in a kdump capture kernel, or\n"
+		"                    the file kdump-tools saved",
 };

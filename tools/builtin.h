@@ -226,6 +226,15 @@ struct exports {
 /* Room for @nr events; 0, or 1 (reported). */
 int exports_alloc(struct exports *x, size_t nr);
 /*
+ * The events named by the @nr @names (every event when @nr is 0) of the
+ * kernel whose crash dump is @path (an ELF core such as /proc/vmcore, or
+ * makedumpfile's kdump-compressed file, flattened or not), read by the
+ * module's anchor, as @x, allocated here (vmcoredata.c).  0, or 1 with
+ * the reason on stderr; exports_free() frees @x either way.
+ */
+int exports_from_vmcore(struct exports *x, const char *path, char **names,
+			size_t nr, bool wall_clock);
+/*
  * Read event @name (through the control device @fd) as @x's next export:
  * its description, snapshot and printer (read_named_event()), and the id
  * its records carry.  0, or 1 with the reason on stderr.

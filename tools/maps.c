@@ -749,6 +749,12 @@ int export_maps(struct blob *b, struct blob *build_ids,
 		    (ev[e].attr.type == PERF_TYPE_TRACEPOINT ||
 		     !(ev[e].snap->sample_type & PERF_SAMPLE_IP)))
 			continue;
+		/* Neither this boot's maps nor the region's describe a dump. */
+		if (ev[e].dumped) {
+			fprintf(stderr, "perf persistent: %s: read from a crash dump, whose mappings are not read: its frames will not be named\n",
+				ev[e].name);
+			continue;
+		}
 		before |= prev;
 		now |= !prev;
 		if (prev || !(ev[e].snap->sample_type & PERF_SAMPLE_TID))

@@ -195,6 +195,15 @@ struct pp_snapshot {
 int snapshot_take(int fd, const struct pp_event_desc *desc,
 		  struct pp_snapshot *snap);
 /*
+ * Copy [head, tail) of one buffer, as it is mapped (its control page,
+ * then its data), into a malloc()ed image; NULL when out of memory.
+ * @live says that the buffer may have been written during the copy (or
+ * was being written when the kernel crashed).  The image then keeps only
+ * the bytes that, by reserve_head, no writer reached (see the UAPI
+ * header).  These are the newest bytes, at the start of the image.
+ */
+void *snapshot_image(const unsigned char *map, size_t *len, bool live);
+/*
  * Add the records of one buffer image to @snap.  The image holds the @len
  * bytes between head and tail, the newest record first.  It is malloc()ed,
  * and @snap frees it.  A malformed record ends the image's run: it and
@@ -396,6 +405,7 @@ struct pp_export {
 	struct perf_event_attr		attr;
 	unsigned int			id;
 	bool				previous;	/* a previous boot's */
+	bool				dumped;		/* read from a crash dump */
 	const struct pp_snapshot	*snap;
 	struct pp_printer		*p;
 };

@@ -162,13 +162,7 @@ int snapshot_name_tasks(struct pp_snapshot *snap, bool by_cpu)
 	return 0;
 }
 
-/*
- * Copy [head, tail) of one mapped buffer into a malloc()ed image.  @live
- * says that the buffer is still recording.  The image then keeps only the
- * bytes that, by reserve_head, no writer reached during the copy (see the
- * UAPI header).  These are the newest bytes, at the start of the image.
- */
-static void *copy_image(const unsigned char *map, size_t *len, bool live)
+void *snapshot_image(const unsigned char *map, size_t *len, bool live)
 {
 	const struct perf_event_mmap_page *pg = (const void *)map;
 	const struct perf_persistent_page_ext *ext =
@@ -245,7 +239,7 @@ int snapshot_take(int fd, const struct pp_event_desc *desc,
 				 name, strerror(EPERM));
 			goto out;
 		}
-		image = copy_image(map, &len, snap->live);
+		image = snapshot_image(map, &len, snap->live);
 		munmap(map, maplen);
 		if (!image) {
 			pp_error("out of memory");
