@@ -7,12 +7,17 @@
 # capture boot (kdump-tools passes the crashed kernel's command line on):
 #   PHASE=crash (vm-run --kdump), two boots:
 #     record    a kernel that records: tasks named MARK1 switch, and
-#               sched_switch keeps them in the region; it loads the crash
-#               kernel (pp_kdump_load) and crashes (SysRq-c)
+#               sched_switch keeps them in the region, vsw (no region)
+#               in memory; it loads the crash kernel (pp_kdump_load) and
+#               crashes (SysRq-c)
 #     capture   the capture kernel (it has /proc/vmcore): the module
 #               shows the crashed kernel's history read-only (LABEL=1:
 #               it does not read a reserve_mem range, its own memory),
-#               creates no event, keeps nothing; tasks named MARK2 switch
+#               creates no event, keeps nothing; tasks named MARK2
+#               switch.  record and script --vmcore read both events
+#               out of /proc/vmcore and out of the dump makedumpfile
+#               writes as kdump-tools runs it (-F -c -d 31), flattened
+#               and not
 #   PHASE=after    a kernel that records again, booted with the memory
 #               the capture kernel left: its previous boot is the crashed
 #               kernel's, MARK1 there and MARK2 not
@@ -27,6 +32,59 @@ switch() {
 	for i in 1 2 3 4 5; do taskset 0x1 "/tmp/$1" 0.02 2>/dev/null; done
 }
 
+# vmcore: the crashed kernel's events read out of its dump, in the capture
+# kernel, as kdump-tools would save it.
+vmcore() {
+	perf persistent record --vmcore /proc/vmcore -o /tmp/v.data >/tmp/out 2>&1
+	check_eq "record --vmcore /proc/vmcore: exit 0" 0 $?
+	sed 's/^/# /' /tmp/out
+	check "... found the crashed kernel's anchor (its release, 2 events)" \
+		grep -q "^perf persistent: /proc/vmcore: ELF dump of $(uname -r), boot .*: 2 events" /tmp/out
+	check "... perf script reads it: vsw (no region) has $MARK1" \
+		sh -c "perf script -i /tmp/v.data 2>/dev/null | grep -q '$MARK1'"
+	perf persistent script --vmcore /proc/vmcore vsw >/tmp/vsw.elf 2>/tmp/out
+	check "script --vmcore /proc/vmcore vsw: $MARK1" grep -q "$MARK1" /tmp/vsw.elf
+	check "... and not $MARK2 (the capture kernel's)" sh -c "! grep -q '$MARK2' /tmp/vsw.elf"
+	perf persistent script --vmcore /proc/vmcore sched_switch >/tmp/kept.elf 2>/tmp/out
+	if grep -q "pages of its buffer are not in the dump" /tmp/out; then
+		# x86's kexec_file_load builds the dump from System RAM: a
+		# memmap= region is not in it.
+		check "the kept event's region is not in the dump: said so" \
+			grep -q "it is in the reserved region: the next boot reads it" /tmp/out
+	else
+		check "the kept event from the dump: $MARK1" grep -q "$MARK1" /tmp/kept.elf
+		# previous-check compares it with the next boot's --previous.
+		echo "vmcore sched_switch: $(md5sum </tmp/kept.elf | cut -c1-32) $(wc -l </tmp/kept.elf)"
+		if [ "${LABEL:-0}" = 0 ]; then
+			perf persistent script --previous sched_switch >/tmp/kept.prev
+			check "... the same records as script --previous" cmp /tmp/kept.prev /tmp/kept.elf
+		fi
+	fi
+	perf persistent script --vmcore /proc/vmcore nosuch >/tmp/out 2>&1
+	check_eq "script --vmcore, an event the dump has not: exit 1" 1 $?
+	check "... saying so" grep -q "no event 'nosuch' in the dump" /tmp/out
+	perf persistent record --vmcore /proc/vmcore --previous vsw >/tmp/out 2>&1
+	check_eq "record --vmcore with --previous: a usage error" 129 $?
+	check "... saying so" grep -q -- "--previous and --vmcore exclude each other" /tmp/out
+	perf persistent record --vmcore /bin/busybox -o /tmp/x.data >/tmp/out 2>&1
+	check_eq "record --vmcore on a file that is no dump: exit 1" 1 $?
+	check "... naming it, writing nothing" sh -c "grep -q '/bin/busybox' /tmp/out && test ! -e /tmp/x.data"
+	command -v makedumpfile >/dev/null || return 0
+	# kdump-tools' own command (kdump-config: MAKEDUMP_ARGS).
+	makedumpfile -F -c -d 31 /proc/vmcore >/tmp/dump.flat 2>/tmp/out
+	check_eq "makedumpfile -F -c -d 31 /proc/vmcore: exit 0" 0 $?
+	echo "# flattened dump: $(wc -c </tmp/dump.flat) bytes"
+	perf persistent script --vmcore /tmp/dump.flat vsw >/tmp/vsw.flat 2>/tmp/out
+	check "script --vmcore on the flattened dump: the records of /proc/vmcore" \
+		cmp /tmp/vsw.elf /tmp/vsw.flat
+	check "... said what it read" grep -q "flattened kdump-compressed (zlib) dump" /tmp/out
+	makedumpfile -R /tmp/dump.kdump </tmp/dump.flat >/dev/null 2>&1
+	rm -f /tmp/dump.flat
+	perf persistent script --vmcore /tmp/dump.kdump vsw >/tmp/vsw.kdump 2>/tmp/out
+	check "... on it made whole (makedumpfile -R): the same" cmp /tmp/vsw.elf /tmp/vsw.kdump
+	rm -f /tmp/dump.kdump
+}
+
 step=$PHASE
 [ "$PHASE" != crash ] || [ ! -e /proc/vmcore ] || step=capture
 [ "$PHASE" != crash ] || [ -e /proc/vmcore ] || step=record
@@ -34,10 +92,13 @@ echo "==== $step"
 case "$step" in
 record)
 	echo "boot id: $(cat /proc/sys/kernel/random/boot_id)"
+	check "an event without the region: vsw" \
+		perf persistent create -d -n vsw sched:sched_switch
 	switch "$MARK1"
 	# Paused: what follows (an RT kernel's printing threads) must not
 	# overwrite the mark's records before the crash.
 	perf persistent pause sched_switch >/dev/null
+	perf persistent pause vsw >/dev/null
 	check "sched_switch recorded $MARK1" \
 		sh -c "perf persistent script sched_switch | grep -q '$MARK1'"
 	check "kept in the region" sh -c "perf persistent list | grep ' sched_switch ' | grep -q kept"
@@ -76,12 +137,14 @@ capture)
 	check "... saying this is a kdump capture kernel" \
 		grep -q "this is a kdump capture kernel, whose module keeps nothing in the region" /tmp/out
 	switch "$MARK2"
+	vmcore
 	check "kernel log clean" pp_log_clean
 	;;
 after)
 	echo "previous boot id: $(cat "$PP_SYS/previous_boot/boot_id")"
 	echo "previous boot end: $(cat "$PP_SYS/previous_boot/end")"
 	perf persistent script --previous sched_switch >/tmp/prev
+	echo "previous sched_switch: $(md5sum </tmp/prev | cut -c1-32) $(wc -l </tmp/prev)"
 	check "the previous boot's history has $MARK1" grep -q "$MARK1" /tmp/prev
 	check "... and nothing of the capture kernel ($MARK2)" sh -c "! grep -q '$MARK2' /tmp/prev"
 	check "kernel log clean" pp_log_clean
