@@ -191,9 +191,115 @@ static void pp_anchor_test_pages(struct kunit *test)
 	__free_pages(pages, 4);
 }
 
+/*
+ * An anchor of more pages than one list page holds, as many events on many
+ * CPUs make one (each scattered page of a vmalloc()ed buffer costs an
+ * extent): here a format text of 3 MiB.  Its list pages, read through
+ * their page frames as a dump's reader does, lead to the anchor's pages
+ * in order.
+ */
+static void pp_anchor_test_big(struct kunit *test)
+{
+	const size_t text = 3 << 20;
+	struct pp_anchor_entry a = {
+		.id = 3, .name = "big", .tp_name = "sched:sched_switch",
+		.attr = &pp_anchor_test_attr, .buffer_size = PAGE_SIZE,
+	};
+	struct pp_anchor_header *h;
+	char *format, *copy;
+	u64 *list;
+	size_t size, i;
+	u32 crc;
+
+	format = vmalloc(text);
+	KUNIT_ASSERT_NOT_NULL(test, format);
+	memset(format, 'f', text - 1);
+	format[text - 1] = '\0';
+	a.format = format;
+	copy = vmalloc(text + (1 << 20));
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	list = vmalloc(4 * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, list);
+
+	KUNIT_ASSERT_EQ(test, pp_anchor_add(&a), 0);
+	size = pp_anchor_current(copy, text + (1 << 20));
+	h = (void *)copy;
+	KUNIT_ASSERT_GT(test, size, text);
+	KUNIT_EXPECT_EQ(test, h->version, (u32)PP_ANCHOR_VERSION);
+	KUNIT_EXPECT_EQ(test, (size_t)h->nr_pages, DIV_ROUND_UP(size, PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, (size_t)h->nr_lists,
+			DIV_ROUND_UP(h->nr_pages, PAGE_SIZE / sizeof(u64)));
+	KUNIT_ASSERT_GT(test, h->nr_lists, 1U);
+	KUNIT_ASSERT_LE(test, h->nr_lists, 4U);
+	for (i = 0; i < h->nr_lists; i++)
+		memcpy((void *)list + i * PAGE_SIZE,
+		       page_address(pfn_to_page(h->pfn[i])), PAGE_SIZE);
+	for (i = 0; i < h->nr_pages; i++) {
+		size_t n = min_t(size_t, PAGE_SIZE, size - i * PAGE_SIZE);
+
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(page_address(pfn_to_page(list[i])),
+						 copy + i * PAGE_SIZE, n), 0,
+				    "page %zu", i);
+	}
+	crc = h->crc;
+	h->crc = 0;
+	memset(h->magic, 0, sizeof(h->magic));
+	KUNIT_EXPECT_EQ(test, ~crc32_le(~0, (const u8 *)h, size), crc);
+	KUNIT_EXPECT_STREQ(test, pp_anchor_test_entry(h, 0)->name, "big");
+
+	pp_anchor_del(&a);
+	vfree(list);
+	vfree(copy);
+	vfree(format);
+}
+
+/*
+ * Additions wait for the work item, several together; a removal rewrites
+ * the anchor at once, with the additions still waiting: the anchor it
+ * leaves has every buffer set before it.
+ */
+static void pp_anchor_test_batched(struct kunit *test)
+{
+	struct pp_anchor_entry a = {
+		.id = 1, .name = "a", .tp_name = "",
+		.attr = &pp_anchor_test_attr, .buffer_size = PAGE_SIZE,
+	}, b = {
+		.id = 2, .name = "b", .tp_name = "",
+		.attr = &pp_anchor_test_attr, .buffer_size = PAGE_SIZE,
+	};
+	struct pp_anchor_header *h;
+	struct pp_buffer *buf;
+	unsigned int cpu, n = 0;
+	u64 gen;
+
+	buf = pp_buffer_alloc(PAGE_SIZE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(buf));
+	KUNIT_ASSERT_EQ(test, pp_anchor_add(&a), 0);
+	KUNIT_ASSERT_EQ(test, pp_anchor_add(&b), 0);
+	h = pp_anchor_test_get(test);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	gen = h->generation;
+	for (n = 0; n < 64; n++)
+		for_each_possible_cpu(cpu)
+			pp_anchor_set_buffer(&a, cpu, buf);
+	pp_anchor_del(&b);
+	h = pp_anchor_test_get(test);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_EXPECT_EQ(test, h->nr_events, 1U);
+	KUNIT_EXPECT_EQ(test, pp_anchor_test_entry(h, 0)->nr_cpus,
+			num_possible_cpus());
+	kunit_info(test, "%u additions on %u CPUs: %llu anchors written\n",
+		   64 * num_possible_cpus(), num_possible_cpus(),
+		   h->generation - gen);
+	pp_anchor_del(&a);
+	pp_buffer_free(buf);
+}
+
 static struct kunit_case pp_anchor_test_cases[] = {
 	KUNIT_CASE(pp_anchor_test_entries),
 	KUNIT_CASE(pp_anchor_test_pages),
+	KUNIT_CASE(pp_anchor_test_big),
+	KUNIT_CASE(pp_anchor_test_batched),
 	{}
 };
 

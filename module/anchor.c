@@ -12,7 +12,17 @@
  *
  * The anchor is rewritten whole on every change, in process context, into
  * new pages: a dump taken at any moment has the old one or the new one
- * whole.  The record path never touches it.
+ * whole.  The record path never touches it.  A removal rewrites it at
+ * once, before the event's buffers are freed; an addition (an event, a
+ * CPU's buffer) marks it stale and queues a work item, which rewrites it
+ * once for all the additions made meanwhile: loading the module with E
+ * events on C CPUs writes a few anchors, not E x C of them, each of which
+ * walks every buffer's pages.
+ *
+ * Lock order: an event's sync_lock, then pp_anchor.lock.  The work item
+ * takes pp_anchor.lock alone, in a kworker; it uses the module's memory
+ * only, and is cancelled before the module's last entry goes
+ * (pp_anchor_del()) and at exit.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -29,6 +39,7 @@
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "anchor.h"
 #include "buffer.h"
@@ -43,6 +54,7 @@
  * @generation: anchors written
  * @boot_id: this boot's id, read at the first write
  * @failed: the last write failed: the dump has no anchor
+ * @stale: an addition is not in @hdr yet; @work is queued
  */
 static struct pp_anchor {
 	struct mutex		lock;		/* see above */
@@ -51,14 +63,17 @@ static struct pp_anchor {
 	u64			generation;
 	char			boot_id[40];
 	bool			failed;
+	bool			stale;
 } pp_anchor = {
 	.lock = __MUTEX_INITIALIZER(pp_anchor.lock),
 	.entries = LIST_HEAD_INIT(pp_anchor.entries),
 };
 
-/* The anchor's pages a header page can list. */
-#define PP_ANCHOR_MAX_PAGES \
+/* The list pages a header page can list. */
+#define PP_ANCHOR_MAX_LISTS \
 	((PAGE_SIZE - sizeof(struct pp_anchor_header)) / sizeof(u64))
+/* The page frames a list page holds. */
+#define PP_ANCHOR_PER_LIST	(PAGE_SIZE / sizeof(u64))
 
 /* The page frame of page @i of buffer @buf. */
 static unsigned long pp_anchor_buf_pfn(const struct pp_buffer *buf,
@@ -172,42 +187,56 @@ static void pp_anchor_free(struct pp_anchor_header *h)
  * Write a new anchor from the entries, then retire the old one.  On
  * failure there is none: an old one could name pages that are given back.
  * Process context, the anchor's lock held.
+ *
+ * One allocation holds the anchor's @pages pages, then its @lists list
+ * pages, which hold the page frame of each anchor page in order; the
+ * header's page list names the list pages.
  */
 static void pp_anchor_write(void)
 {
 	struct pp_anchor *a = &pp_anchor;
 	struct pp_anchor_header *h = NULL;
 	struct pp_anchor_entry *e;
-	size_t size = sizeof(*h), off;
-	unsigned long pages, i;
+	size_t entries = 0, off;
+	unsigned long pages, lists = 1, i;
 	u32 nr_cpus, nr_ext, nr = 0;
+	u64 *list;
 
 	lockdep_assert_held(&a->lock);
+	a->stale = false;
 	if (list_empty(&a->entries))
 		goto out;
 	if (!a->boot_id[0])
 		pp_boot_id_read(a->boot_id, sizeof(a->boot_id));
 	/* The entries and their buffers change only under the lock. */
 	list_for_each_entry(e, &a->entries, node)
-		size += pp_anchor_entry_size(e, &nr_cpus, &nr_ext);
-	/* Room for the entries and for the page list the header holds. */
-	for (pages = 1; ALIGN(size + pages * sizeof(u64), 8) > pages * PAGE_SIZE;)
-		pages++;
-	if (pages > PP_ANCHOR_MAX_PAGES) {
-		pr_warn_ratelimited("anchor: %zu bytes, more than %lu pages: a crash dump will not show the events\n",
-				    size, PP_ANCHOR_MAX_PAGES);
+		entries += pp_anchor_entry_size(e, &nr_cpus, &nr_ext);
+	/* Enough list pages for the pages the anchor then takes. */
+	for (;;) {
+		off = ALIGN(sizeof(*h) + lists * sizeof(u64), 8);
+		pages = DIV_ROUND_UP(off + entries, PAGE_SIZE);
+		if (DIV_ROUND_UP(pages, PP_ANCHOR_PER_LIST) <= lists)
+			break;
+		lists = DIV_ROUND_UP(pages, PP_ANCHOR_PER_LIST);
+	}
+	if (lists > PP_ANCHOR_MAX_LISTS) {
+		pr_warn_ratelimited("anchor: %zu bytes, more than %lu list pages: a crash dump will not show the events\n",
+				    off + entries, PP_ANCHOR_MAX_LISTS);
 		goto fail;
 	}
-	h = vzalloc(pages * PAGE_SIZE);
+	h = vzalloc((pages + lists) * PAGE_SIZE);
 	if (!h)
 		goto fail;
 	h->version = PP_ANCHOR_VERSION;
 	h->page_size = PAGE_SIZE;
 	h->nr_pages = pages;
+	h->nr_lists = lists;
 	h->header_size = sizeof(*h);
+	list = (void *)h + pages * PAGE_SIZE;
 	for (i = 0; i < pages; i++)
-		h->pfn[i] = vmalloc_to_pfn((void *)h + i * PAGE_SIZE);
-	off = ALIGN(sizeof(*h) + pages * sizeof(u64), 8);
+		list[i] = vmalloc_to_pfn((void *)h + i * PAGE_SIZE);
+	for (i = 0; i < lists; i++)
+		h->pfn[i] = vmalloc_to_pfn((void *)list + i * PAGE_SIZE);
 	h->entries = off;
 	list_for_each_entry(e, &a->entries, node) {
 		size_t n = pp_anchor_entry_size(e, &nr_cpus, &nr_ext);
@@ -238,11 +267,30 @@ out:
 	a->hdr = h;
 }
 
+/* The work item: write the anchor once for the additions made since. */
+static void pp_anchor_work_fn(struct work_struct *work)
+{
+	mutex_lock(&pp_anchor.lock);
+	if (pp_anchor.stale)
+		pp_anchor_write();
+	mutex_unlock(&pp_anchor.lock);
+}
+
+static DECLARE_WORK(pp_anchor_work, pp_anchor_work_fn);
+
+/* An addition: the anchor's lock held. */
+static void pp_anchor_mark_stale(void)
+{
+	lockdep_assert_held(&pp_anchor.lock);
+	pp_anchor.stale = true;
+	schedule_work(&pp_anchor_work);
+}
+
 /**
  * pp_anchor_add - describe an event in the anchor
  * @e: its entry, every field but @node and @bufs set
  *
- * Process context.
+ * In the anchor a moment later (the work item).  Process context.
  *
  * Return: 0, or -ENOMEM.
  */
@@ -253,7 +301,7 @@ int pp_anchor_add(struct pp_anchor_entry *e)
 		return -ENOMEM;
 	mutex_lock(&pp_anchor.lock);
 	list_add_tail(&e->node, &pp_anchor.entries);
-	pp_anchor_write();
+	pp_anchor_mark_stale();
 	mutex_unlock(&pp_anchor.lock);
 	return 0;
 }
@@ -264,14 +312,14 @@ int pp_anchor_add(struct pp_anchor_entry *e)
  * @cpu: the CPU
  * @buf: its buffer, which stays until pp_anchor_del()
  *
- * Process context.
+ * In the anchor a moment later (the work item).  Process context.
  */
 void pp_anchor_set_buffer(struct pp_anchor_entry *e, unsigned int cpu,
 			  struct pp_buffer *buf)
 {
 	mutex_lock(&pp_anchor.lock);
 	WRITE_ONCE(e->bufs[cpu], buf);
-	pp_anchor_write();
+	pp_anchor_mark_stale();
 	mutex_unlock(&pp_anchor.lock);
 }
 
@@ -279,12 +327,17 @@ void pp_anchor_set_buffer(struct pp_anchor_entry *e, unsigned int cpu,
  * pp_anchor_del - take an event out of the anchor
  * @e: its entry, added or not
  *
- * Before its buffers or its strings are freed.  Process context.
+ * Before its buffers or its strings are freed: the anchor is rewritten
+ * at once, the additions still waiting for the work item with it, and
+ * the work item cancelled (the last entry's removal leaves nothing
+ * queued in the module).  Process context; may wait for the work item,
+ * which takes no lock of the caller's.
  */
 void pp_anchor_del(struct pp_anchor_entry *e)
 {
 	if (!e->bufs)
 		return;
+	cancel_work_sync(&pp_anchor_work);
 	mutex_lock(&pp_anchor.lock);
 	list_del(&e->node);
 	pp_anchor_write();
@@ -294,11 +347,12 @@ void pp_anchor_del(struct pp_anchor_entry *e)
 }
 
 /**
- * pp_anchor_current - the anchor written last, for its KUnit suite
+ * pp_anchor_current - the anchor as it is once the additions are in, for
+ * its KUnit suite
  * @hdr: out: a copy of it, @len bytes at most
  * @len: room in @hdr
  *
- * Process context.
+ * Process context; waits for the work item.
  *
  * Return: the anchor's size, 0 when there is none (its copy cut at @len).
  */
@@ -306,6 +360,7 @@ size_t pp_anchor_current(void *hdr, size_t len)
 {
 	size_t size = 0;
 
+	flush_work(&pp_anchor_work);
 	mutex_lock(&pp_anchor.lock);
 	if (pp_anchor.hdr) {
 		size = pp_anchor.hdr->size;
@@ -318,6 +373,7 @@ size_t pp_anchor_current(void *hdr, size_t len)
 /* Module exit, with no event left: no anchor either.  Process context. */
 void pp_anchor_exit(void)
 {
+	cancel_work_sync(&pp_anchor_work);
 	mutex_lock(&pp_anchor.lock);
 	WARN_ON(!list_empty(&pp_anchor.entries));
 	pp_anchor_free(pp_anchor.hdr);

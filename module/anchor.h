@@ -2,8 +2,9 @@
 /*
  * The anchor (include/perf_persistent/anchor.h): where a crash dump's
  * reader finds the events' buffers.  Each event has an entry; the module
- * rewrites the anchor from the entries whenever one is added or removed
- * or gets a CPU's buffer.
+ * rewrites the anchor from the entries when one is removed (at once) and
+ * when one is added or gets a CPU's buffer (a moment later, several
+ * additions together).
  *
  * Lock order: an event's sync_lock, then the anchor's lock.
  */

@@ -13,8 +13,9 @@
 
 #include "perf-persistent.h"
 
-static uint32_t crc32(const unsigned char *p, size_t len)
+uint32_t pp_crc32(const void *data, size_t len)
 {
+	const unsigned char *p = data;
 	uint32_t crc = ~0U;
 	int k;
 
@@ -233,7 +234,7 @@ static int add_data(struct pp_dump *d, char kind, const char *args)
 			   &used) == 4;
 	ev = n ? find_event(d, id) : NULL;
 	len = ev ? b64_decode(args + used, data, sizeof(data)) : -1;
-	if (len < 0 || crc32(data, len) != crc) {
+	if (len < 0 || pp_crc32(data, len) != crc) {
 		d->bad_lines++;
 		return 0;
 	}

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <linux/perf_event.h>
@@ -294,6 +295,12 @@ void printer_set_clock(struct pp_printer *p, const struct pp_clock *clock,
 const struct pp_clock *printer_clock(struct pp_printer *p);
 
 /* ---- fromlog.c: crash dumps in kernel logs ---------------------------- */
+
+/*
+ * zlib's CRC-32 of @len bytes at @p, as the module computes its dump
+ * lines' and its anchor's (crc32_le(~0, ...) inverted).
+ */
+uint32_t pp_crc32(const void *p, size_t len);
 
 /* Bytes of data per dump line (PP_DUMP_CHUNK of perf_persistent/dump.h). */
 #define PP_DUMP_CHUNK_MAX	96

@@ -19,20 +19,6 @@
 #include "vmcore.h"
 #include "perf_persistent/anchor.h"
 
-/* zlib's CRC-32 of @len bytes, continuing from @crc (0 to start). */
-static uint32_t crc32_more(uint32_t crc, const unsigned char *p, size_t len)
-{
-	int k;
-
-	crc = ~crc;
-	while (len--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = crc >> 1 ^ (0xedb88320U & -(crc & 1));
-	}
-	return ~crc;
-}
-
 /**
  * struct anchor_search - the anchors a dump holds
  * @vc: the dump
@@ -54,33 +40,47 @@ struct anchor_search {
  */
 static struct pp_anchor_header *anchor_read(struct vmcore *vc, uint64_t paddr)
 {
-	size_t page = vmcore_page_size(vc), i;
+	size_t page = vmcore_page_size(vc), per = page / sizeof(uint64_t), i;
 	struct pp_anchor_header *h = malloc(page), *all;
+	uint64_t *list = NULL;
 	uint32_t crc;
 
 	if (!h || vmcore_read(vc, paddr, h, page))
 		goto bad;
 	if (h->version != PP_ANCHOR_VERSION || h->page_size != page ||
-	    h->header_size != sizeof(*h) || !h->nr_pages ||
-	    h->nr_pages > (page - sizeof(*h)) / sizeof(uint64_t) ||
+	    h->header_size != sizeof(*h) || !h->nr_pages || !h->nr_lists ||
+	    h->nr_lists > (page - sizeof(*h)) / sizeof(uint64_t) ||
+	    h->nr_pages > (uint64_t)h->nr_lists * per ||
 	    h->size > (uint64_t)h->nr_pages * page || h->size < sizeof(*h) ||
-	    h->entries > h->size || h->pfn[0] * page != paddr)
+	    h->entries > h->size)
+		goto bad;
+	/* The list pages: the page frame of each of the anchor's pages. */
+	list = malloc((size_t)h->nr_lists * page);
+	if (!list)
+		goto bad;
+	for (i = 0; i < h->nr_lists; i++)
+		if (vmcore_read(vc, h->pfn[i] * page, (char *)list + i * page, page))
+			goto bad;
+	if (list[0] * page != paddr)
 		goto bad;
 	all = realloc(h, (size_t)h->nr_pages * page);
 	if (!all)
 		goto bad;
 	h = all;
 	for (i = 1; i < h->nr_pages; i++)
-		if (vmcore_read(vc, h->pfn[i] * page, (char *)h + i * page, page))
+		if (vmcore_read(vc, list[i] * page, (char *)h + i * page, page))
 			goto bad;
+	free(list);
+	list = NULL;
 	crc = h->crc;
 	h->crc = 0;
 	memset(h->magic, 0, sizeof(h->magic));
-	if (crc32_more(0, (const unsigned char *)h, h->size) != crc)
+	if (pp_crc32(h, h->size) != crc)
 		goto bad;
 	h->crc = crc;
 	return h;
 bad:
+	free(list);
 	free(h);
 	return NULL;
 }
@@ -200,14 +200,21 @@ skip:
 	return 0;
 }
 
-/* Whether event @name is among the @nr @names (every event if none). */
-static bool wanted(const char *name, char **names, size_t nr)
+/*
+ * Whether event @name is among the @nr @names (every event if none); with
+ * @found, the name's flag there set.
+ */
+static bool wanted(const char *name, char **names, size_t nr, bool *found)
 {
 	size_t i;
 
-	for (i = 0; i < nr; i++)
-		if (!strcmp(names[i], name))
+	for (i = 0; i < nr; i++) {
+		if (!strcmp(names[i], name)) {
+			if (found)
+				found[i] = true;
 			return true;
+		}
+	}
 	return !nr;
 }
 
@@ -280,6 +287,7 @@ int exports_from_vmcore(struct exports *x, const char *path, char **names,
 	const struct pp_anchor_event *e;
 	uint64_t off;
 	size_t i, count = 0;
+	bool *found = NULL;
 	int ret = 1;
 
 	memset(x, 0, sizeof(*x));
@@ -302,21 +310,22 @@ int exports_from_vmcore(struct exports *x, const char *path, char **names,
 	if (s.found > 1)
 		fprintf(stderr, "perf persistent: %s: %u anchors, from memory an earlier kernel left: the newest taken\n",
 			path, s.found);
+	/* One pass: the entries checked, counted, and the names found. */
+	found = calloc(nr ? nr : 1, sizeof(*found));
+	if (!found) {
+		pp_error("out of memory");
+		goto out;
+	}
 	for (off = h->entries, i = 0; i < h->nr_events; i++, off += e->size) {
 		e = anchor_entry(h, off);
 		if (!e) {
 			pp_error("%s: the anchor's entry %zu is damaged", path, i);
 			goto out;
 		}
-		count += wanted(e->name, names, nr);
+		count += wanted(e->name, names, nr, found);
 	}
 	for (i = 0; i < nr; i++) {
-		for (off = h->entries; off < h->size; off += e->size) {
-			e = anchor_entry(h, off);
-			if (!strcmp(e->name, names[i]))
-				break;
-		}
-		if (off >= h->size) {
+		if (!found[i]) {
 			pp_error("no event '%s' in the dump", names[i]);
 			goto out;
 		}
@@ -329,12 +338,13 @@ int exports_from_vmcore(struct exports *x, const char *path, char **names,
 		goto out;
 	for (off = h->entries, i = 0; i < h->nr_events; i++, off += e->size) {
 		e = anchor_entry(h, off);
-		if (wanted(e->name, names, nr) &&
+		if (wanted(e->name, names, nr, NULL) &&
 		    dump_event(x, s.vc, h, e, wall_clock))
 			goto out;
 	}
 	ret = 0;
 out:
+	free(found);
 	free(s.best);
 	vmcore_close(s.vc);
 	return ret;

@@ -8,16 +8,22 @@
  * The module keeps one anchor while any event exists (module/anchor.c).
  * It starts at a page boundary with struct pp_anchor_header, whose magic
  * the reader looks for at the start of every page of the dump, and lies
- * on the pages @pfn lists, in order, which need not be contiguous.  After
- * the header and its page list come @nr_events entries, each a struct
- * pp_anchor_event, its CPU table, its extents and its format text, padded
- * to 8 bytes.  Everything is in the byte order of the kernel that wrote
- * it.
+ * on @nr_pages pages which need not be contiguous.  Their page frames, in
+ * order, are listed on @nr_lists list pages, each an array of
+ * @page_size / 8 u64s, and @pfn gives the list pages' own frames: a
+ * header page lists enough list pages for an anchor of about 1 GiB with
+ * 4 KiB pages.  After the header and @pfn come @nr_events entries, each
+ * a struct pp_anchor_event, its CPU table, its extents and its format
+ * text, padded to 8 bytes.  Everything is in the byte order of the kernel
+ * that wrote it.
  *
  * The module writes a new anchor whole when the events or their buffers
  * change, then its magic, then clears the old anchor's magic before it
  * frees it: a dump taken at any moment holds at least one anchor whose
- * checksum holds.  Memory the previous boot left (a warm reset clears
+ * checksum holds.  An event's removal is in the anchor before its buffers
+ * are freed; its creation and its CPUs' buffers are added a moment later,
+ * together (a work item), so that a load of many events on many CPUs
+ * writes a few anchors, not one per buffer.  Memory the previous boot left (a warm reset clears
  * nothing) may hold an older boot's anchor too: the reader takes the one
  * written last by @clock.real.
  *
@@ -35,7 +41,7 @@
 /* "PPANCHOR" and "perf-pst", read as little-endian u64s. */
 #define PP_ANCHOR_MAGIC0	0x524f48434e415050ULL
 #define PP_ANCHOR_MAGIC1	0x7473702d66726570ULL
-#define PP_ANCHOR_VERSION	1
+#define PP_ANCHOR_VERSION	2
 
 /* Bytes of a source attr an entry keeps (perf_event_attr is 136 in 6.12). */
 #define PP_ANCHOR_ATTR_MAX	256
@@ -48,19 +54,22 @@
  * @version: PP_ANCHOR_VERSION
  * @header_size: sizeof(struct pp_anchor_header); @pfn follows it
  * @page_size: the writer's page size
- * @nr_pages: pages of the anchor, this one included, as many as @pfn has
+ * @nr_pages: pages of the anchor's @size bytes, this one included
  * @size: bytes of the anchor, from this header to the end of the last
  *	entry
  * @entries: offset of the first entry from this header
  * @nr_events: entries
  * @crc: crc32 (zlib's) of the anchor's @size bytes, with @crc and @magic
  *	taken as zero
+ * @nr_lists: list pages, as many as @pfn has
  * @generation: counts the anchors this load wrote
  * @local: local_clock() when it was written, in ns: the records' clock
  * @real: CLOCK_REALTIME at the same moment, in ns
  * @boot_id: the writer's /proc/sys/kernel/random/boot_id
  * @release: the writer's kernel release (uname -r)
- * @pfn: the page frame of each of its pages, this one first
+ * @pfn: the page frame of each list page; together the list pages hold
+ *	the page frame of each of the anchor's @nr_pages pages, in order,
+ *	this one first
  */
 struct pp_anchor_header {
 	__u64	magic[2];
@@ -72,7 +81,7 @@ struct pp_anchor_header {
 	__u32	entries;
 	__u32	nr_events;
 	__u32	crc;
-	__u32	reserved;
+	__u32	nr_lists;
 	__u64	generation;
 	__u64	local;
 	__u64	real;
