@@ -130,6 +130,46 @@ perf script -i /tmp/prev.data -F event,trace >/tmp/ps 2>/tmp/pse
 check_eq "perf script decodes the previous boot's MCEs" "$mces" \
 	"$(grep -c 'mce_record:.*MC[23]: be0000000080' /tmp/ps)"
 
+# A name of the other boot only: the tool says where it is and gives the
+# command (switches is the previous boot's alone here; now_only this
+# boot's alone).
+# expect_hint DESC PATTERN COMMAND...: COMMAND fails with exit 1 and says
+# PATTERN.
+expect_hint() {
+	_d=$1 _p=$2
+	shift 2
+	"$@" >/dev/null 2>/tmp/hint
+	_rc=$?
+	[ "$_rc" = 1 ] && grep -qE "$_p" /tmp/hint
+	check "$_d (exit $_rc: $(cat /tmp/hint))" test $? = 0
+}
+expect_hint "script NAME of the previous boot only: names script --previous" \
+	"no persistent event 'switches' in this boot; the previous boot had one: perf persistent script --previous switches$" \
+	perf persistent script switches
+expect_hint "... record: record --previous" \
+	"the previous boot had one: perf persistent record --previous switches$" \
+	perf persistent record -o /tmp/x.data switches
+expect_hint "... stat: stat previous.NAME" \
+	"the previous boot had one: perf persistent stat previous.switches$" \
+	perf persistent stat switches
+expect_hint "... pause: pause previous.NAME" \
+	"the previous boot had one: perf persistent pause previous.switches$" \
+	perf persistent pause switches
+perf persistent create -d -m 4K -n now_only sched:sched_switch >/dev/null
+expect_hint "script --previous NAME of this boot only: names script NAME" \
+	"no event 'now_only' of the previous boot; this boot has one: perf persistent script now_only$" \
+	perf persistent script --previous now_only
+expect_hint "... record --previous: record NAME" \
+	"this boot has one: perf persistent record now_only$" \
+	perf persistent record --previous -o /tmp/x.data now_only
+expect_hint "a name in neither boot: the listing" \
+	"no persistent event 'nosuch' \\(see: perf persistent list\\)$" \
+	perf persistent script nosuch
+expect_hint "... with --previous: the previous boot's listing" \
+	"no event 'nosuch' of the previous boot \\(see: perf persistent list --previous\\)$" \
+	perf persistent script --previous nosuch
+perf persistent destroy now_only >/dev/null
+
 # A region too full for a new kept event: refused, nothing left behind.
 row E136 ENOSPC pp-ctl create big tp=sched:sched_switch flags=0x9 buffer=2097152
 check "a kept event that fits is created after the refusal" \

@@ -14,6 +14,13 @@
 
 #include "perf-persistent.h"
 
+static const char *pp_verb;
+
+void pp_set_verb(const char *verb)
+{
+	pp_verb = verb;
+}
+
 int pp_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -127,9 +134,12 @@ int ctl_describe(int fd, unsigned int id, const char *name,
 	return 0;
 }
 
-/* The previous boot's event named @name (PERF_PERSISTENT_STATE_PREVIOUS). */
-static int ctl_lookup_previous(int fd, const char *name,
-			       struct pp_event_desc *desc)
+/*
+ * The previous boot's event named @name (PERF_PERSISTENT_STATE_PREVIOUS)
+ * into @desc: 0, or -1 with errno set and nothing said.
+ */
+static int ctl_find_previous(int fd, const char *name,
+			     struct pp_event_desc *desc)
 {
 	unsigned int *ids = NULL;
 	int n, i;
@@ -149,8 +159,83 @@ static int ctl_lookup_previous(int fd, const char *name,
 	}
 	free(ids);
 	errno = ENOENT;
+	return -1;
+}
+
+/*
+ * Whether the other boot has an event named @name: this boot's when
+ * @previous, the previous boot's otherwise.  Nothing said.
+ */
+static bool ctl_other_boot_has(int fd, const char *name, bool previous)
+{
+	struct pp_event_desc other;
+	int err = errno, ret;
+
+	if (previous)
+		ret = ctl_describe(fd, 0, name, &other);
+	else
+		ret = ctl_find_previous(fd, name, &other);
+	if (!ret)
+		ctl_desc_free(&other);
+	errno = err;
+	return !ret;
+}
+
+/*
+ * The command that reads event @name of the previous boot (@previous) or
+ * of this one, with the running verb: "script" and "record" take
+ * --previous, every verb takes previous.NAME.
+ */
+static void ctl_command_for(const char *name, bool previous, char *buf,
+			    size_t len)
+{
+	const char *verb = pp_verb ? pp_verb : "info";
+
+	if (!previous)
+		snprintf(buf, len, "perf persistent %s %s", verb, name);
+	else if (!strcmp(verb, "script") || !strcmp(verb, "record"))
+		snprintf(buf, len, "perf persistent %s --previous %s", verb,
+			 name);
+	else
+		snprintf(buf, len, "perf persistent %s %s%s", verb,
+			 PP_PREVIOUS_PREFIX, name);
+}
+
+/* The previous boot's event named @name, or a message. */
+static int ctl_lookup_previous(int fd, const char *name,
+			       struct pp_event_desc *desc)
+{
+	char cmd[PERF_PERSISTENT_NAME_MAX + 64];
+
+	if (!ctl_find_previous(fd, name, desc))
+		return 0;
+	if (errno != ENOENT)
+		return pp_error("%s%s: %s", PP_PREVIOUS_PREFIX, name,
+				strerror(errno));
+	if (ctl_other_boot_has(fd, name, true)) {
+		ctl_command_for(name, false, cmd, sizeof(cmd));
+		return pp_error("no event '%s' of the previous boot; this boot has one: %s",
+				name, cmd);
+	}
 	return pp_error("no event '%s' of the previous boot (see: perf persistent list --previous)",
 			name);
+}
+
+/* No event of this boot is named @what: say so, and where there is one. */
+static int ctl_not_found(int fd, const char *what)
+{
+	char cmd[PERF_PERSISTENT_NAME_MAX + 64];
+
+	errno = ENOENT;
+	if (what[0] && (what[0] < '0' || what[0] > '9') &&
+	    strlen(what) < PERF_PERSISTENT_NAME_MAX &&
+	    ctl_other_boot_has(fd, what, false)) {
+		ctl_command_for(what, true, cmd, sizeof(cmd));
+		return pp_error("no persistent event '%s' in this boot; the previous boot had one: %s",
+				what, cmd);
+	}
+	return pp_error("no persistent event '%s' (see: perf persistent list)",
+			what);
 }
 
 int ctl_lookup(int fd, const char *what, struct pp_event_desc *desc)
@@ -162,27 +247,20 @@ int ctl_lookup(int fd, const char *what, struct pp_event_desc *desc)
 		return ctl_lookup_previous(fd, what + strlen(PP_PREVIOUS_PREFIX),
 					   desc);
 
-	if (strlen(what) >= PERF_PERSISTENT_NAME_MAX) {
-		errno = ENOENT;
-		return pp_error("no persistent event '%s' (see: perf persistent list)",
-				what);
-	}
+	if (strlen(what) >= PERF_PERSISTENT_NAME_MAX)
+		return ctl_not_found(fd, what);
 	/* A name starts with a letter; a number is an id. */
 	if (what[0] >= '0' && what[0] <= '9') {
 		unsigned long v = strtoul(what, &end, 10);
 
-		if (*end || !v || v > UINT_MAX) {
-			errno = ENOENT;
-			return pp_error("no persistent event '%s' (see: perf persistent list)",
-					what);
-		}
+		if (*end || !v || v > UINT_MAX)
+			return ctl_not_found(fd, what);
 		id = v;
 	}
 	if (!ctl_describe(fd, id, what, desc))
 		return 0;
 	if (errno == ENOENT || errno == EINVAL)
-		return pp_error("no persistent event '%s' (see: perf persistent list)",
-				what);
+		return ctl_not_found(fd, what);
 	return pp_error("%s: %s", what, strerror(errno));
 }
 

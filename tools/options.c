@@ -23,6 +23,7 @@ static const struct pp_cmd *current;
 void pp_set_command(const struct pp_cmd *cmd)
 {
 	current = cmd;
+	pp_set_verb(cmd ? cmd->name : NULL);
 }
 
 int usage_error(const char *fmt, ...)

@@ -36,6 +36,11 @@
  * caller can return its result.
  */
 int pp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * The verb running ("script"), which ctl_lookup()'s hints name; NULL
+ * before one runs.
+ */
+void pp_set_verb(const char *verb);
 
 /* ---- ctl.c: the control device -------------------------------------- */
 
