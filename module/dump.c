@@ -2,13 +2,10 @@
 /*
  * perf-persistent: crash dumps (dump.h)
  *
- * On panic (the panic notifier, which the kernel runs before kmsg_dump(),
- * so that pstore keeps what is written here) and on oops (the die
- * notifier), the newest records of the events flagged for it go to the
- * kernel log, once per boot.  On panic, the records of a fatal machine
- * check, which no tracepoint saw, are written into mce_record first
- * (fatal.c), and the sections of a fatal GHES error into
- * non_standard_event (fw_errors.c), so that the dump has them.  Module parameters:
+ * On panic and on oops (panic.c's notifiers, which call pp_dump() after
+ * the fatal hardware errors' records are written), the newest records of
+ * the events flagged for it go to the kernel log, once per boot.  Module
+ * parameters:
  *
  *   crash_dump=     dump on panic and oops (default Y; writable)
  *   crash_dump_kb=  bytes of records per event, shared by its CPUs
@@ -26,10 +23,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
-#include <linux/kdebug.h>
 #include <linux/module.h>
-#include <linux/notifier.h>
-#include <linux/panic_notifier.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
@@ -39,8 +33,6 @@
 #include "buffer.h"
 #include "perf_persistent/dump.h"
 #include "event.h"
-#include "fatal.h"
-#include "fw_errors.h"
 
 static bool crash_dump = true;
 module_param(crash_dump, bool, 0644);
@@ -248,7 +240,14 @@ static void dump_event(struct pp_event *ev)
 }
 
 /* Write the dump, once per boot.  On the crashing CPU, in any context. */
-static void pp_dump(const char *reason)
+/**
+ * pp_dump - write the crash dump to the kernel log, once per boot
+ * @reason: "panic" or "oops", in its first line
+ *
+ * On the crashing CPU, from panic.c's notifiers: takes no lock and
+ * allocates nothing.
+ */
+void pp_dump(const char *reason)
 {
 	if (!READ_ONCE(crash_dump) || atomic_xchg(&pp_dumped, 1))
 		return;
@@ -259,54 +258,4 @@ static void pp_dump(const char *reason)
 	pp_events_walk_crash_dump(dump_event);
 	snprintf(pp_line, sizeof(pp_line), "ppdump %u Z %u", pp_seq, pp_seq + 1);
 	emit();
-}
-
-static int pp_panic_notify(struct notifier_block *nb, unsigned long event,
-			   void *msg)
-{
-	/* A fatal hardware error's records first, so the dump has them. */
-	pp_fatal_panic();
-	pp_fw_errors_panic(msg);
-	pp_dump("panic");
-	return NOTIFY_DONE;
-}
-
-static int pp_die_notify(struct notifier_block *nb, unsigned long event,
-			 void *data)
-{
-	if (event == DIE_OOPS)
-		pp_dump("oops");
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block pp_panic_nb = {
-	.notifier_call	= pp_panic_notify,
-	/* All run before kmsg_dump(); this one runs early among them. */
-	.priority	= INT_MAX - 1,
-};
-
-static struct notifier_block pp_die_nb = {
-	.notifier_call	= pp_die_notify,
-};
-
-/* Module init: process context. */
-int pp_dump_init(void)
-{
-	int ret = register_die_notifier(&pp_die_nb);
-
-	if (ret)
-		return ret;
-	pp_fatal_init();
-	pp_fw_errors_init();
-	atomic_notifier_chain_register(&panic_notifier_list, &pp_panic_nb);
-	return 0;
-}
-
-/* Module exit: process context. */
-void pp_dump_exit(void)
-{
-	atomic_notifier_chain_unregister(&panic_notifier_list, &pp_panic_nb);
-	pp_fw_errors_exit();
-	pp_fatal_exit();
-	unregister_die_notifier(&pp_die_nb);
 }

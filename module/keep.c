@@ -69,22 +69,6 @@ static u32 pp_region_header_crc(const struct pp_region_header *h)
 	return crc32_le(~0, (const void *)h, offsetof(struct pp_region_header, crc));
 }
 
-/**
- * pp_region_crc - the checksum a descriptor carries
- * @d: the descriptor
- * @format: its format text, @d->format_len bytes
- *
- * Any context; pure.
- */
-u32 pp_region_crc(const struct pp_region_desc *d, const char *format)
-{
-	u32 crc = crc32_le(~0, (const void *)&d->id,
-			   offsetof(struct pp_region_desc, cpus) -
-			   offsetof(struct pp_region_desc, id));
-
-	return crc32_le(crc, format, d->format_len);
-}
-
 /*
  * Store a clock pair in the slot that is not the newest, then make it the
  * newest: a reset in the middle leaves the other slot whole.  Any context:

@@ -65,6 +65,7 @@
 #include "event.h"
 #include "notify.h"
 #include "ops.h"
+#include "panic.h"
 #include "pmu.h"
 #include "previous.h"
 #include "reader.h"
@@ -407,7 +408,7 @@ static int __init pp_init(void)
 	ret = pp_control_init();
 	if (ret)
 		goto err_instances;
-	ret = pp_dump_init();
+	ret = pp_panic_init();
 	if (ret)
 		goto err_control;
 
@@ -439,7 +440,7 @@ static int __init pp_init(void)
 err_previous:
 	/* The previous boot's events made so far; the rest are forgotten. */
 	pp_ops_destroy_all();
-	pp_dump_exit();
+	pp_panic_exit();
 err_control:
 	pp_control_exit();
 err_instances:
@@ -466,7 +467,7 @@ err_teardown:
 
 static void __exit pp_exit(void)
 {
-	pp_dump_exit();
+	pp_panic_exit();
 	pp_control_exit();
 	pp_notify_exit();
 	pp_ops_destroy_all();

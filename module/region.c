@@ -14,6 +14,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
+#include <linux/crc32.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/errno.h>
@@ -345,4 +346,20 @@ int pp_boot_id_read(char *buf, size_t len)
 	buf[n] = '\0';
 	strim(buf);
 	return 0;
+}
+
+/**
+ * pp_region_crc - the checksum a descriptor carries
+ * @d: the descriptor
+ * @format: its format text, @d->format_len bytes
+ *
+ * Any context; pure.
+ */
+u32 pp_region_crc(const struct pp_region_desc *d, const char *format)
+{
+	u32 crc = crc32_le(~0, (const void *)&d->id,
+			   offsetof(struct pp_region_desc, cpus) -
+			   offsetof(struct pp_region_desc, id));
+
+	return crc32_le(crc, format, d->format_len);
 }

@@ -244,6 +244,8 @@ int pp_boot_id_read(char *buf, size_t len);
 int pp_region_parse(const char *s, struct pp_region_spec *spec);
 int pp_region_setup(struct pp_region *r, const char *param);
 void pp_region_teardown(struct pp_region *r);
+/* A descriptor's checksum: keep.c writes it, previous.c checks it. */
+u32 pp_region_crc(const struct pp_region_desc *d, const char *format);
 
 int pp_region_pages_init(struct pp_region *r, unsigned long nr_pages,
 			 unsigned long reserved);
@@ -270,6 +272,5 @@ struct pp_region_maps *pp_region_maps_begin(struct pp_region *r,
 					    struct pp_region_keep *k,
 					    u32 half);
 void pp_region_maps_end(struct pp_region *r, struct pp_region_keep *k);
-u32 pp_region_crc(const struct pp_region_desc *d, const char *format);
 
 #endif /* _PERF_PERSISTENT_REGION_H */

@@ -59,7 +59,6 @@ struct trace_event_call;
 char *pp_dump_format(struct trace_event_call *call);
 int pp_tracepoint_lookup(const char *system, const char *name, u64 *id,
 			 char **format);
-int pp_dump_init(void);
-void pp_dump_exit(void);
+void pp_dump(const char *reason);
 
 #endif /* _PERF_PERSISTENT_DUMP_H */
