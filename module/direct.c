@@ -39,20 +39,12 @@
 DEFINE_PER_CPU(void *, pp_direct_scratch[PP_DIRECT_LEVELS]);
 
 /*
- * Each encoder's tracepoint once found, in the order of pp_direct_descs:
- * the walk of every tracepoint by name is done once, not per event.  They
- * are built in and never go away.  Racing creations write the same value.
- */
-static struct tracepoint **pp_direct_tps;
-
-/*
- * Each encoder's hub of cgroup-scoped events, made at its first such event
- * and kept until the module's exit, in the order of pp_direct_descs.  The
- * lock serialises the changes of every hub, with the registration and
+ * The hubs made (struct pp_direct_state.hub), freed at the module's exit.
+ * The lock serialises the changes of every hub, with the registration and
  * unregistration of its probe; it nests inside an event's sync_lock and
  * outside the tracepoints' mutex (the lock order at the top of event.c).
  */
-static struct pp_direct_hub **pp_direct_hubs;
+static LIST_HEAD(pp_direct_hub_list);
 static DEFINE_MUTEX(pp_direct_hub_lock);
 
 /* Depth of a cgroup in a hub's levels. */
@@ -98,25 +90,26 @@ void pp_direct_hub_remove(struct pp_direct_hub *hub, struct pp_event *ev)
 }
 
 /*
- * Put a cgroup-scoped event into the hub of @i, the index of its encoder,
- * and register the hub's probe on @tp if it is the hub's first event.
- * Process context.
+ * Put a cgroup-scoped event into its encoder's hub, and register the
+ * hub's probe on @tp if it is the hub's first event.  Process context.
  */
-static int pp_direct_hub_add(struct pp_event *ev, unsigned int i,
-			     struct tracepoint *tp)
+static int pp_direct_hub_add(struct pp_event *ev, struct tracepoint *tp)
 {
+	struct pp_direct_state *state = ev->direct->state;
 	struct pp_direct_hub *hub;
 	int ret = 0;
 
 	mutex_lock(&pp_direct_hub_lock);
-	hub = pp_direct_hubs[i];
+	hub = state->hub;
 	if (!hub) {
 		hub = kzalloc(sizeof(*hub), GFP_KERNEL);
 		if (!hub) {
 			ret = -ENOMEM;
 			goto unlock;
 		}
-		pp_direct_hubs[i] = hub;
+		hub->state = state;
+		list_add(&hub->node, &pp_direct_hub_list);
+		state->hub = hub;
 	}
 	if (!hub->nr) {
 		ret = tracepoint_probe_register(tp, ev->direct->hub_probe, hub);
@@ -134,29 +127,18 @@ unlock:
  * probe if it was the last.  The probe may still be looking at the event
  * until pp_direct_sync() returns.  Process context.
  */
-static void pp_direct_hub_del(struct pp_event *ev, unsigned int i)
+static void pp_direct_hub_del(struct pp_event *ev)
 {
 	struct pp_direct_hub *hub;
 
 	mutex_lock(&pp_direct_hub_lock);
-	hub = pp_direct_hubs[i];
+	hub = ev->direct->state->hub;
 	pp_direct_hub_remove(hub, ev);
 	if (!hub->nr)
 		WARN_ON_ONCE(tracepoint_probe_unregister(ev->tp,
 							 ev->direct->hub_probe,
 							 hub));
 	mutex_unlock(&pp_direct_hub_lock);
-}
-
-/* The index of @ev's encoder in pp_direct_descs. */
-static unsigned int pp_direct_index(const struct pp_event *ev)
-{
-	unsigned int i;
-
-	for (i = 0; i < pp_direct_nr_descs; i++)
-		if (pp_direct_descs[i] == ev->direct)
-			break;
-	return i;
 }
 
 /* Does @ev record through its tracepoint's hub? */
@@ -268,17 +250,15 @@ static void pp_tp_match(struct tracepoint *tp, void *priv)
 int pp_direct_register(struct pp_event *ev)
 {
 	struct pp_tp_lookup l = { .name = ev->direct->name };
-	unsigned int i = pp_direct_index(ev);
+	struct pp_direct_state *state = ev->direct->state;
 	int ret;
 
-	if (WARN_ON_ONCE(i == pp_direct_nr_descs))
-		return -ENOENT;
-	l.tp = READ_ONCE(pp_direct_tps[i]);
+	l.tp = READ_ONCE(state->tp);
 	if (!l.tp) {
 		for_each_kernel_tracepoint(pp_tp_match, &l);
 		if (!l.tp)
 			return -ENOENT;
-		WRITE_ONCE(pp_direct_tps[i], l.tp);
+		WRITE_ONCE(state->tp, l.tp);
 	}
 	if (pp_tracepoint_faultable(l.tp) && !ev->direct->preemptible) {
 		pr_warn_once("%s: perf's path, the tracepoint may fault and its encoder expects preemption off\n",
@@ -286,7 +266,7 @@ int pp_direct_register(struct pp_event *ev)
 		return -EPROTO;
 	}
 	if (pp_direct_scoped(ev))
-		ret = pp_direct_hub_add(ev, i, l.tp);
+		ret = pp_direct_hub_add(ev, l.tp);
 	else
 		ret = tracepoint_probe_register(l.tp, ev->direct->probe, ev);
 	if (ret)
@@ -307,7 +287,7 @@ void pp_direct_unregister(struct pp_event *ev)
 	if (!ev->tp)
 		return;
 	if (pp_direct_scoped(ev))
-		pp_direct_hub_del(ev, pp_direct_index(ev));
+		pp_direct_hub_del(ev);
 	else
 		WARN_ON_ONCE(tracepoint_probe_unregister(ev->tp,
 							 ev->direct->probe, ev));
@@ -330,14 +310,6 @@ int pp_direct_init(void)
 {
 	unsigned int cpu, i;
 
-	pp_direct_tps = kcalloc(pp_direct_nr_descs, sizeof(*pp_direct_tps),
-				GFP_KERNEL);
-	pp_direct_hubs = kcalloc(pp_direct_nr_descs, sizeof(*pp_direct_hubs),
-				 GFP_KERNEL);
-	if (!pp_direct_tps || !pp_direct_hubs) {
-		pp_direct_exit();
-		return -ENOMEM;
-	}
 	for_each_possible_cpu(cpu) {
 		void *p = vmalloc_node(PP_DIRECT_LEVELS * PP_DIRECT_SCRATCH,
 				       cpu_to_node(cpu));
@@ -355,6 +327,7 @@ int pp_direct_init(void)
 /* Module exit, or init failing: no probe is registered. */
 void pp_direct_exit(void)
 {
+	struct pp_direct_hub *hub, *next;
 	unsigned int cpu, i;
 
 	for_each_possible_cpu(cpu) {
@@ -363,10 +336,11 @@ void pp_direct_exit(void)
 			per_cpu(pp_direct_scratch[i], cpu) = NULL;
 	}
 	/* No event is left, so no hub's probe is registered. */
-	for (i = 0; pp_direct_hubs && i < pp_direct_nr_descs; i++)
-		kfree(pp_direct_hubs[i]);
-	kfree(pp_direct_hubs);
-	pp_direct_hubs = NULL;
-	kfree(pp_direct_tps);
-	pp_direct_tps = NULL;
+	mutex_lock(&pp_direct_hub_lock);
+	list_for_each_entry_safe(hub, next, &pp_direct_hub_list, node) {
+		hub->state->hub = NULL;
+		list_del(&hub->node);
+		kfree(hub);
+	}
+	mutex_unlock(&pp_direct_hub_lock);
 }

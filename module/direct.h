@@ -74,6 +74,8 @@ struct pp_direct_field {
  *	(every one from 7.0; a syscall one, which may fault, from 6.13):
  *	the probes disable it for the record
  */
+struct pp_direct_state;
+
 struct pp_direct_desc {
 	const char	*system;
 	const char	*name;
@@ -84,6 +86,7 @@ struct pp_direct_desc {
 	unsigned int	raw_size;
 	bool		preemptible;
 	bool		single;
+	struct pp_direct_state *state;
 };
 
 /* The generated encoders and the lookup among them (direct_events.c). */
@@ -136,6 +139,22 @@ struct pp_direct_hub {
 	unsigned int		per_level[PP_DIRECT_HUB_LEVELS];
 	unsigned int		nr;
 	struct hlist_head	scoped[1 << PP_DIRECT_HUB_BITS];
+	struct list_head	node;
+	struct pp_direct_state	*state;
+};
+
+/**
+ * struct pp_direct_state - what direct.c keeps of an encoder, which the
+ *	generated code gives each one (direct_stages.h)
+ * @tp: its tracepoint, once found: the walk of every tracepoint by name is
+ *	done once, not per event.  Built in, it never goes away; racing
+ *	creations write the same value
+ * @hub: its hub of cgroup-scoped events, made at its first such event and
+ *	kept until the module's exit, under pp_direct_hub_lock
+ */
+struct pp_direct_state {
+	struct tracepoint	*tp;
+	struct pp_direct_hub	*hub;
 };
 
 /* The bucket of @hub for the events scoped to @cgrp. */

@@ -334,6 +334,7 @@ static inline void __maybe_unused pp_direct_check_##evt(void)		\
 	check_trace_callback_type_##evt(pp_direct_probe_##template);	\
 	check_trace_callback_type_##evt(pp_direct_hub_##template);	\
 }									\
+static struct pp_direct_state pp_direct_state_##evt;			\
 static const struct pp_direct_desc pp_direct_desc_##evt __maybe_unused = { \
 	.system		= __stringify(TRACE_SYSTEM),			\
 	.name		= #evt,						\
@@ -344,6 +345,7 @@ static const struct pp_direct_desc pp_direct_desc_##evt __maybe_unused = { \
 	.raw_size	= sizeof(struct pp_raw_##template),		\
 	.preemptible	= pp_direct_preemptible_##template,		\
 	.single		= PP_DIRECT_SINGLE,				\
+	.state		= &pp_direct_state_##evt,			\
 };
 #include PP_TRACE_HEADER
 
