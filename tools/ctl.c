@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,25 +12,6 @@
 #include <unistd.h>
 
 #include "perf-persistent.h"
-
-static const char *pp_verb;
-
-void pp_set_verb(const char *verb)
-{
-	pp_verb = verb;
-}
-
-int pp_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perf persistent: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
 
 /*
  * Open the control device: read-only for the verbs that only look (list,
@@ -189,7 +169,7 @@ static bool ctl_other_boot_has(int fd, const char *name, bool previous)
 static void ctl_command_for(const char *name, bool previous, char *buf,
 			    size_t len)
 {
-	const char *verb = pp_verb ? pp_verb : "info";
+	const char *verb = pp_get_verb() ? pp_get_verb() : "info";
 
 	if (!previous)
 		snprintf(buf, len, "perf persistent %s %s", verb, name);

@@ -6,12 +6,13 @@
  * What the commands share is declared in builtin.h and lives in options.c,
  * errmsg.c and util.c.  The parts the commands use are declared here:
  *
+ *   error.c      messages on stderr (pp_error()), the verb running
  *   ctl.c        the control device
  *   evspec.c     event names, sizes and sample fields
  *   snapshot.c   reading the buffers through mmap
  *   output.c     decoding with libtraceevent, as perf script does or as
  *                JSON lines
- *   perfdata.c   export to perf.data
+ *   perfdata.c   export to perf.data (blob.c: the bytes of one)
  *   filter.c     trigger filters
  *   fromlog.c    crash dumps
  */
@@ -41,6 +42,7 @@ int pp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * before one runs.
  */
 void pp_set_verb(const char *verb);
+const char *pp_get_verb(void);
 
 /* ---- ctl.c: the control device -------------------------------------- */
 
