@@ -21,8 +21,9 @@
  *
  * Lock order: an event's sync_lock, then pp_anchor.lock.  The work item
  * takes pp_anchor.lock alone, in a kworker; it uses the module's memory
- * only, and is cancelled before the module's last entry goes
- * (pp_anchor_del()) and at exit.
+ * only and opens no file (a kworker's root has no /proc: the boot id is
+ * read by the adding task), and is cancelled before the module's last
+ * entry goes (pp_anchor_del()) and at exit.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -52,7 +53,7 @@
  * @entries: the events' entries
  * @hdr: the anchor written last, or NULL
  * @generation: anchors written
- * @boot_id: this boot's id, read at the first write
+ * @boot_id: this boot's id, read by the first addition's task
  * @failed: the last write failed: the dump has no anchor
  * @stale: an addition is not in @hdr yet; @work is queued
  */
@@ -206,8 +207,6 @@ static void pp_anchor_write(void)
 	a->stale = false;
 	if (list_empty(&a->entries))
 		goto out;
-	if (!a->boot_id[0])
-		pp_boot_id_read(a->boot_id, sizeof(a->boot_id));
 	/* The entries and their buffers change only under the lock. */
 	list_for_each_entry(e, &a->entries, node)
 		entries += pp_anchor_entry_size(e, &nr_cpus, &nr_ext);
@@ -300,6 +299,15 @@ int pp_anchor_add(struct pp_anchor_entry *e)
 	if (!e->bufs)
 		return -ENOMEM;
 	mutex_lock(&pp_anchor.lock);
+	/*
+	 * The boot id is read here, in the task adding the event, which
+	 * sees the machine's /proc: the work item's kworker has the root of
+	 * the kernel's first filesystem, where /proc is not mounted (the
+	 * id came out empty on Debian 13's machine).  Tried again at the
+	 * next addition if this task's root has no /proc either.
+	 */
+	if (!pp_anchor.boot_id[0])
+		pp_boot_id_read(pp_anchor.boot_id, sizeof(pp_anchor.boot_id));
 	list_add_tail(&e->node, &pp_anchor.entries);
 	pp_anchor_mark_stale();
 	mutex_unlock(&pp_anchor.lock);
