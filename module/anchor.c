@@ -54,7 +54,6 @@
  * @hdr: the anchor written last, or NULL
  * @generation: anchors written
  * @boot_id: this boot's id, read by the first addition's task
- * @failed: the last write failed: the dump has no anchor
  * @stale: an addition is not in @hdr yet; @work is queued
  */
 static struct pp_anchor {
@@ -63,7 +62,6 @@ static struct pp_anchor {
 	struct pp_anchor_header	*hdr;
 	u64			generation;
 	char			boot_id[40];
-	bool			failed;
 	bool			stale;
 } pp_anchor = {
 	.lock = __MUTEX_INITIALIZER(pp_anchor.lock),
@@ -221,11 +219,11 @@ static void pp_anchor_write(void)
 	if (lists > PP_ANCHOR_MAX_LISTS) {
 		pr_warn_ratelimited("anchor: %zu bytes, more than %lu list pages: a crash dump will not show the events\n",
 				    off + entries, PP_ANCHOR_MAX_LISTS);
-		goto fail;
+		goto out;
 	}
 	h = vzalloc((pages + lists) * PAGE_SIZE);
 	if (!h)
-		goto fail;
+		goto out;
 	h->version = PP_ANCHOR_VERSION;
 	h->page_size = PAGE_SIZE;
 	h->nr_pages = pages;
@@ -257,10 +255,6 @@ static void pp_anchor_write(void)
 	smp_wmb();
 	h->magic[1] = PP_ANCHOR_MAGIC1;
 	WRITE_ONCE(h->magic[0], PP_ANCHOR_MAGIC0);
-	a->failed = false;
-	goto out;
-fail:
-	a->failed = true;
 out:
 	pp_anchor_free(a->hdr);
 	a->hdr = h;
