@@ -19,7 +19,7 @@
 #include <linux/rcupdate.h>
 #include <linux/trace_events.h>
 
-#include "../module/direct.h"
+#include "../module/direct_rec.h"
 
 static const char *const covered[][2] = {
 	{ "raw_syscalls", "sys_enter" }, { "raw_syscalls", "sys_exit" },
@@ -222,7 +222,8 @@ static struct pp_event *hub_event(struct kunit *test, struct pp_direct_hub *hub,
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	ev->scope.kind = PERF_PERSISTENT_SCOPE_CGROUP;
 	ev->scope.cgrp = cg;
-	pp_direct_hub_insert(hub, ev);
+	ev->dx.cgrp = cg;
+	pp_direct_hub_insert(hub, &ev->dx);
 	return ev;
 }
 
@@ -276,13 +277,13 @@ static void pp_direct_test_hub(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, c, evs, 5), "2");
 	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, d, evs, 5), "4");
 
-	pp_direct_hub_remove(hub, evs[1]);
-	pp_direct_hub_remove(hub, evs[3]);
+	pp_direct_hub_remove(hub, &evs[1]->dx);
+	pp_direct_hub_remove(hub, &evs[3]->dx);
 	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, b, evs, 5), "0");
 	KUNIT_EXPECT_EQ(test, hub->levels, BIT(1));
-	pp_direct_hub_remove(hub, evs[0]);
-	pp_direct_hub_remove(hub, evs[2]);
-	pp_direct_hub_remove(hub, evs[4]);
+	pp_direct_hub_remove(hub, &evs[0]->dx);
+	pp_direct_hub_remove(hub, &evs[2]->dx);
+	pp_direct_hub_remove(hub, &evs[4]->dx);
 	KUNIT_EXPECT_EQ(test, hub->levels, 0UL);
 	KUNIT_EXPECT_EQ(test, hub->nr, 0U);
 	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, b, evs, 5), "");
@@ -316,14 +317,14 @@ static void pp_direct_test_hub_deep(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, chain[last - 1], evs, 4),
 			   "0");
 	/* The last bit stays while any of the deep ones is left. */
-	pp_direct_hub_remove(hub, evs[1]);
-	pp_direct_hub_remove(hub, evs[2]);
+	pp_direct_hub_remove(hub, &evs[1]->dx);
+	pp_direct_hub_remove(hub, &evs[2]->dx);
 	KUNIT_EXPECT_EQ(test, hub->levels, BIT(2) | BIT(last));
 	KUNIT_EXPECT_STREQ(test, hub_lookup(test, hub, chain[last + 7], evs, 4),
 			   "0 3");
-	pp_direct_hub_remove(hub, evs[3]);
+	pp_direct_hub_remove(hub, &evs[3]->dx);
 	KUNIT_EXPECT_EQ(test, hub->levels, BIT(2));
-	pp_direct_hub_remove(hub, evs[0]);
+	pp_direct_hub_remove(hub, &evs[0]->dx);
 }
 
 static struct kunit_case pp_direct_test_cases[] = {

@@ -56,34 +56,34 @@ static unsigned int pp_direct_hub_level(const struct cgroup *cgrp)
 /**
  * pp_direct_hub_insert - add a cgroup-scoped event to a hub's table
  * @hub: the hub
- * @ev: the event
+ * @dx: the event's part of the direct path, its @cgrp set
  *
  * Probes may be reading the table.  Process context, under
  * pp_direct_hub_lock (or, in a test, with no probe).
  */
-void pp_direct_hub_insert(struct pp_direct_hub *hub, struct pp_event *ev)
+void pp_direct_hub_insert(struct pp_direct_hub *hub, struct pp_direct_ev *dx)
 {
-	unsigned int level = pp_direct_hub_level(ev->scope.cgrp);
+	unsigned int level = pp_direct_hub_level(dx->cgrp);
 
 	hub->nr++;
 	hub->per_level[level]++;
 	WRITE_ONCE(hub->levels, hub->levels | BIT(level));
-	hlist_add_head_rcu(&ev->hub_node, pp_direct_hub_slot(hub, ev->scope.cgrp));
+	hlist_add_head_rcu(&dx->hub_node, pp_direct_hub_slot(hub, dx->cgrp));
 }
 
 /**
  * pp_direct_hub_remove - take a cgroup-scoped event out of a hub's table
  * @hub: the hub
- * @ev: the event
+ * @dx: the event's part of the direct path
  *
- * Probes may still be looking at @ev until pp_direct_sync() returns.
+ * Probes may still be looking at the event until pp_direct_sync() returns.
  * Process context, under pp_direct_hub_lock (or, in a test, with no probe).
  */
-void pp_direct_hub_remove(struct pp_direct_hub *hub, struct pp_event *ev)
+void pp_direct_hub_remove(struct pp_direct_hub *hub, struct pp_direct_ev *dx)
 {
-	unsigned int level = pp_direct_hub_level(ev->scope.cgrp);
+	unsigned int level = pp_direct_hub_level(dx->cgrp);
 
-	hlist_del_rcu(&ev->hub_node);
+	hlist_del_rcu(&dx->hub_node);
 	hub->nr--;
 	if (!--hub->per_level[level])
 		WRITE_ONCE(hub->levels, hub->levels & ~BIT(level));
@@ -93,9 +93,9 @@ void pp_direct_hub_remove(struct pp_direct_hub *hub, struct pp_event *ev)
  * Put a cgroup-scoped event into its encoder's hub, and register the
  * hub's probe on @tp if it is the hub's first event.  Process context.
  */
-static int pp_direct_hub_add(struct pp_event *ev, struct tracepoint *tp)
+static int pp_direct_hub_add(struct pp_direct_ev *dx, struct tracepoint *tp)
 {
-	struct pp_direct_state *state = ev->direct->state;
+	struct pp_direct_state *state = dx->desc->state;
 	struct pp_direct_hub *hub;
 	int ret = 0;
 
@@ -112,11 +112,11 @@ static int pp_direct_hub_add(struct pp_event *ev, struct tracepoint *tp)
 		state->hub = hub;
 	}
 	if (!hub->nr) {
-		ret = tracepoint_probe_register(tp, ev->direct->hub_probe, hub);
+		ret = tracepoint_probe_register(tp, dx->desc->hub_probe, hub);
 		if (ret)
 			goto unlock;
 	}
-	pp_direct_hub_insert(hub, ev);
+	pp_direct_hub_insert(hub, dx);
 unlock:
 	mutex_unlock(&pp_direct_hub_lock);
 	return ret;
@@ -127,24 +127,18 @@ unlock:
  * probe if it was the last.  The probe may still be looking at the event
  * until pp_direct_sync() returns.  Process context.
  */
-static void pp_direct_hub_del(struct pp_event *ev)
+static void pp_direct_hub_del(struct pp_direct_ev *dx)
 {
 	struct pp_direct_hub *hub;
 
 	mutex_lock(&pp_direct_hub_lock);
-	hub = ev->direct->state->hub;
-	pp_direct_hub_remove(hub, ev);
+	hub = dx->desc->state->hub;
+	pp_direct_hub_remove(hub, dx);
 	if (!hub->nr)
-		WARN_ON_ONCE(tracepoint_probe_unregister(ev->tp,
-							 ev->direct->hub_probe,
+		WARN_ON_ONCE(tracepoint_probe_unregister(dx->tp,
+							 dx->desc->hub_probe,
 							 hub));
 	mutex_unlock(&pp_direct_hub_lock);
-}
-
-/* Does @ev record through its tracepoint's hub? */
-static bool pp_direct_scoped(const struct pp_event *ev)
-{
-	return ev->scope.kind == PERF_PERSISTENT_SCOPE_CGROUP;
 }
 
 /**
@@ -232,12 +226,13 @@ static void pp_tp_match(struct tracepoint *tp, void *priv)
 }
 
 /**
- * pp_direct_register - start recording @ev through its probe
- * @ev: an event with an encoder (@ev->direct), its buffers allocated
+ * pp_direct_register - start recording an event through its probe
+ * @dx: the event's part of the direct path, @desc, @data, @cgrp and
+ *	@tp_name set; the event's buffers allocated
  *
- * An event without a scope gets its own probe; a cgroup-scoped one joins
- * its tracepoint's hub.  Process context; takes pp_direct_hub_lock, the
- * tracepoints' mutex and cpus_read_lock().
+ * An event without a scope gets its own probe, whose data is @dx->data; a
+ * cgroup-scoped one joins its tracepoint's hub.  Process context; takes
+ * pp_direct_hub_lock, the tracepoints' mutex and cpus_read_lock().
  *
  * A tracepoint that may fault calls its probes preemptible: its encoder
  * must have been generated for that (from the same headers, it is), or
@@ -247,10 +242,10 @@ static void pp_tp_match(struct tracepoint *tp, void *priv)
  * may fault and its encoder's probe does not disable preemption, -ENOMEM,
  * or the error of tracepoint_probe_register().
  */
-int pp_direct_register(struct pp_event *ev)
+int pp_direct_register(struct pp_direct_ev *dx)
 {
-	struct pp_tp_lookup l = { .name = ev->direct->name };
-	struct pp_direct_state *state = ev->direct->state;
+	struct pp_tp_lookup l = { .name = dx->desc->name };
+	struct pp_direct_state *state = dx->desc->state;
 	int ret;
 
 	l.tp = READ_ONCE(state->tp);
@@ -260,39 +255,41 @@ int pp_direct_register(struct pp_event *ev)
 			return -ENOENT;
 		WRITE_ONCE(state->tp, l.tp);
 	}
-	if (pp_tracepoint_faultable(l.tp) && !ev->direct->preemptible) {
+	if (pp_tracepoint_faultable(l.tp) && !dx->desc->preemptible) {
 		pr_warn_once("%s: perf's path, the tracepoint may fault and its encoder expects preemption off\n",
-			     ev->tp_name);
+			     dx->tp_name);
 		return -EPROTO;
 	}
-	if (pp_direct_scoped(ev))
-		ret = pp_direct_hub_add(ev, l.tp);
+	if (dx->cgrp)
+		ret = pp_direct_hub_add(dx, l.tp);
 	else
-		ret = tracepoint_probe_register(l.tp, ev->direct->probe, ev);
+		ret = tracepoint_probe_register(l.tp, dx->desc->probe,
+						dx->data);
 	if (ret)
 		return ret;
-	ev->tp = l.tp;
+	WRITE_ONCE(dx->tp, l.tp);
 	return 0;
 }
 
 /**
- * pp_direct_unregister - stop recording @ev through its probe
- * @ev: the event
+ * pp_direct_unregister - stop recording an event through its probe
+ * @dx: the event's part of the direct path
  *
  * Process context.  Probes may still be running on other CPUs until
  * pp_direct_sync() returns.
  */
-void pp_direct_unregister(struct pp_event *ev)
+void pp_direct_unregister(struct pp_direct_ev *dx)
 {
-	if (!ev->tp)
+	if (!dx->tp)
 		return;
-	if (pp_direct_scoped(ev))
-		pp_direct_hub_del(ev);
+	if (dx->cgrp)
+		pp_direct_hub_del(dx);
 	else
-		WARN_ON_ONCE(tracepoint_probe_unregister(ev->tp,
-							 ev->direct->probe, ev));
+		WARN_ON_ONCE(tracepoint_probe_unregister(dx->tp,
+							 dx->desc->probe,
+							 dx->data));
 	/* INFO's statistics read it without the caller's locks. */
-	WRITE_ONCE(ev->tp, NULL);
+	WRITE_ONCE(dx->tp, NULL);
 }
 
 /* Wait for the probes unregistered so far to finish.  Process context. */

@@ -15,7 +15,7 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
-#include "direct.h"
+#include "direct_rec.h"
 
 /*
  * First a normal read of each header, for the tracepoints' declarations

@@ -484,7 +484,7 @@ void pp_event_free(struct pp_event *ev)
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
 
 		/* No reader is left; a delivery may still be running. */
-		pp_reader_cpu_sync(pc);
+		pp_reader_cpu_sync(&pc->rd);
 		if (pc->buf && pc->buf->phys)
 			pp_region_buffer_free(&pp_region, pc->buf);
 		else
@@ -517,7 +517,7 @@ static void pp_event_halt(struct pp_event *ev)
 		return;
 	cpuhp_state_remove_instance_nocalls(pp_cpuhp_state, &ev->node);
 	if (ev->direct)
-		pp_direct_unregister(ev);
+		pp_direct_unregister(&ev->dx);
 	pp_event_release_counters(ev);
 }
 
@@ -591,6 +591,20 @@ static int pp_event_task_start(struct pp_event *ev)
 }
 
 /*
+ * Register @ev's probe on the direct path: what direct.c needs of the
+ * event, in its @dx.  Process context, under sync_lock.
+ */
+static int pp_event_direct_register(struct pp_event *ev)
+{
+	ev->dx.desc = ev->direct;
+	ev->dx.data = ev;
+	ev->dx.cgrp = ev->scope.kind == PERF_PERSISTENT_SCOPE_CGROUP ?
+		      ev->scope.cgrp : NULL;
+	ev->dx.tp_name = ev->tp_name;
+	return pp_direct_register(&ev->dx);
+}
+
+/*
  * Start following CPU hotplug, then start the counters.  Only creation
  * calls this, once ops.c has reserved the event's id.  It allocates the
  * buffers and creates the counters, so it is never called under the
@@ -655,7 +669,7 @@ int pp_event_start(struct pp_event *ev)
 
 	mutex_lock(&ev->sync_lock);
 	ret = pp_event_sync(ev, true);
-	if (!ret && ev->direct && pp_direct_register(ev)) {
+	if (!ret && ev->direct && pp_event_direct_register(ev)) {
 		/* The probe could not be registered: use perf's counters. */
 		ev->direct = NULL;
 		ret = pp_event_sync(ev, true);
@@ -819,7 +833,8 @@ static struct pp_event *pp_event_new(const char *name,
 		struct pp_cpu *pc = per_cpu_ptr(ev->cpus, cpu);
 
 		pc->ev = ev;
-		pp_reader_cpu_init(pc, cpu);
+		pc->cpu = cpu;
+		pp_reader_cpu_init(&pc->rd, cpu);
 	}
 	mutex_init(&ev->sync_lock);
 	INIT_WORK(&ev->sync_work, pp_event_sync_work);
@@ -1156,7 +1171,7 @@ unsigned int pp_event_cpu_stats(struct pp_event *ev,
 		cs->cpu = cpu;
 		/* It records here through a counter, the probe or the tasks. */
 		cs->online = READ_ONCE(pc->online) &&
-			     (pc->counter || READ_ONCE(ev->tp) ||
+			     (pc->counter || READ_ONCE(ev->dx.tp) ||
 			      !pp_event_cpu_counters(ev));
 		cs->written = st.written;
 		cs->overwritten = st.overwritten;
@@ -1228,10 +1243,15 @@ unsigned int pp_event_nr_readers(struct pp_event *ev)
 	return sum_cpus(ev, cpu_nr_readers);
 }
 
+static unsigned long cpu_backlog(struct pp_cpu *pc)
+{
+	return pp_reader_backlog(&pc->rd);
+}
+
 /* Bytes its readers lack, summed over the CPUs (pp_reader_backlog()). */
 unsigned long pp_event_backlog(struct pp_event *ev)
 {
-	return sum_cpus(ev, pp_reader_backlog);
+	return sum_cpus(ev, cpu_backlog);
 }
 
 /* Bytes of records overwritten before its readers received them. */

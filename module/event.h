@@ -25,6 +25,7 @@
 
 #include "anchor.h"
 #include "buffer.h"
+#include "direct.h"
 #include "notices.h"
 #include "reader.h"
 #include "record.h"
@@ -35,7 +36,6 @@
 #include "trigger.h"
 
 struct list_head;
-struct pp_direct_desc;
 struct pp_event;
 struct pp_found_event;
 struct tracepoint;
@@ -83,7 +83,9 @@ struct pp_cpu {
  * @buffer_size: per-CPU buffer size in bytes
  * @direct: the encoder of the direct path (direct.h), or NULL if the event
  *	records through perf's kernel counters
- * @tp: the tracepoint the direct path's probe is registered on, or NULL
+ * @dx: what direct.c keeps of it on the direct path: its probe's
+ *	tracepoint (@dx.tp, NULL while none is registered), its place in a
+ *	hub (struct pp_direct_ev)
  * @cpus: per-CPU state
  * @node: instance of the module's CPU-hotplug state
  * @sync_lock: serialises creating and releasing counters and buffers
@@ -113,8 +115,6 @@ struct pp_cpu {
  *	its buffers are then the copies, and it has no counter or probe
  * @stopping: on the list of destroyed events waiting for their writers
  *	(pp_event_destroy())
- * @hub_node: a cgroup-scoped event on the direct path: in its
- *	tracepoint's hub (struct pp_direct_hub)
  * @rcu: frees the event after lockless lookups are done with it
  */
 struct pp_event {
@@ -123,7 +123,7 @@ struct pp_event {
 	struct pp_record_fmt		fmt;
 	unsigned long			buffer_size;
 	const struct pp_direct_desc	*direct;
-	struct tracepoint		*tp;
+	struct pp_direct_ev		dx;
 	struct pp_cpu __percpu		*cpus;
 	struct hlist_node		node;
 	struct mutex			sync_lock;	/* see above */
@@ -145,7 +145,6 @@ struct pp_event {
 	struct pp_anchor_entry		anchor;
 	struct pp_found_event		*prev;
 	struct llist_node		stopping;
-	struct hlist_node		hub_node;
 	struct rcu_head			rcu;
 };
 
@@ -253,7 +252,7 @@ static __always_inline void pp_event_after_store(struct pp_event *ev,
 	if (pp_freeze_counting(&ev->freeze))
 		pp_freeze_stored(&ev->freeze, local_clock());
 	if (pp_reader_waiting(&pc->rd))
-		pp_reader_notify(pc);
+		pp_reader_notify(&pc->rd);
 	if (unlikely(rcu_access_pointer(ev->trigger)))
 		pp_event_trigger_hit(ev, raw, size);
 	if (static_branch_unlikely(&pp_overflow_watched.key) &&

@@ -169,7 +169,7 @@ static void pp_fatal_write(struct pp_event *ev)
 {
 	pp_mce_one_t one = pp_fatal_desc->one;
 
-	if (ev->direct != pp_fatal_desc || !READ_ONCE(ev->tp) ||
+	if (ev->direct != pp_fatal_desc || !READ_ONCE(ev->dx.tp) ||
 	    ev->scope.kind != PERF_PERSISTENT_SCOPE_CPUS)
 		return;
 	one(ev, _THIS_IP_, PERF_PERSISTENT_ORIGIN_PANIC, &pp_fatal_arg);

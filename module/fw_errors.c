@@ -359,7 +359,7 @@ out_put:
 /* Write pp_fw_ghes_sec into @ev if it records non_standard_event itself. */
 static void pp_fw_ghes_write(struct pp_event *ev)
 {
-	if (ev->direct != pp_nse_desc || !READ_ONCE(ev->tp) ||
+	if (ev->direct != pp_nse_desc || !READ_ONCE(ev->dx.tp) ||
 	    ev->scope.kind != PERF_PERSISTENT_SCOPE_CPUS)
 		return;
 	pp_fw_write(ev, PERF_PERSISTENT_ORIGIN_GHES, &pp_fw_ghes_sec);

@@ -91,6 +91,7 @@ static int pp_pmu_may_receive(struct pp_event *ev, int cpu)
 static int pp_pmu_reader_init(struct perf_event *event, u32 id, bool history)
 {
 	struct pp_event *ev;
+	struct pp_reader_source src;
 	struct pp_cpu *pc;
 	int ret;
 
@@ -107,14 +108,18 @@ static int pp_pmu_reader_init(struct perf_event *event, u32 id, bool history)
 		goto err_put;
 	}
 	pc = per_cpu_ptr(ev->cpus, event->cpu);
-	if (!pp_cpu_buf(pc)) {
+	src.buf = pp_cpu_buf(pc);
+	if (!src.buf) {
 		ret = -ENODEV;
 		goto err_put;
 	}
 	ret = pp_pmu_may_receive(ev, event->cpu);
 	if (ret)
 		goto err_put;
-	ret = pp_reader_event_init(event, pc, history);
+	src.sample_type = ev->fmt.sample_type;
+	src.id = ev->entry.id;
+	src.ev = ev;
+	ret = pp_reader_event_init(event, &pc->rd, &src, history);
 	if (ret)
 		goto err_put;
 	event->destroy = pp_pmu_event_destroy;

@@ -19,7 +19,10 @@
  * stored sample_type) followed by the stored record.
  *
  * Each CPU of a persistent event has a struct pp_reader_cpu, the @rd of
- * struct pp_cpu.  The readers on @live are fed first, from @live_pos up
+ * struct pp_cpu (event.h), which gives it the CPU's buffer, the records'
+ * sample_type and the event's id with each reader (struct
+ * pp_reader_source): this file reads nothing of the event's own.  The
+ * readers on @live are fed first, from @live_pos up
  * to the accounted head.  Readers that are catching up, with the history
  * or after the core took them out for a while, sit on @pending.  Each of
  * them has a private one-entry list (its event's hlist_entry in @solo)
@@ -74,7 +77,6 @@
 
 #include "buffer.h"
 #include "compat.h"
-#include "event.h"
 #include "reader.h"
 
 /* Largest record delivered: a tracepoint payload of PERF_MAX_TRACE_SIZE. */
@@ -88,18 +90,19 @@ static DEFINE_PER_CPU(void *, pp_scratch);
 /**
  * struct pp_reader - one reader event
  * @event: the perf event
- * @pc: the persistent event it reads, on the reader's CPU (pmu.c holds a
- *	reference on the event)
- * @node: on @pc->rd.pending while catching up
+ * @rd: the readers of the persistent event it reads, on the reader's CPU
+ * @src: what it reads (pmu.c holds a reference on @src.ev)
+ * @node: on @rd->pending while catching up
  * @solo: the one-entry list it is delivered through while catching up
  * @pos: every record at or beyond (older than) this position was delivered
  * @started: @pos is set
  * @history: start from the oldest record held, not from the newest
- * @live: on @pc->rd.live
+ * @live: on @rd->live
  */
 struct pp_reader {
 	struct perf_event	*event;
-	struct pp_cpu		*pc;
+	struct pp_reader_cpu	*rd;
+	struct pp_reader_source	src;
 	struct list_head	node;
 	struct hlist_head	solo;
 	unsigned long		pos;
@@ -113,11 +116,11 @@ struct pp_reader {
  * struct perf_persistent_sample, to the readers on @head, with the
  * delivery's @regs.  Puts the recursion slot @rctx back.
  */
-static void deliver_one(struct pp_cpu *pc, struct hlist_head *head,
+static void deliver_one(struct pp_reader_cpu *rd, struct hlist_head *head,
 			struct perf_persistent_sample *payload, int size,
 			struct pt_regs *regs, int rctx)
 {
-	payload->sample_type = pc->ev->fmt.sample_type;
+	payload->sample_type = rd->src.sample_type;
 	size += sizeof(*payload);
 	/* As tracepoints do: the u32 size field plus data 8-aligned. */
 	*(u32 *)((void *)payload + size) = 0;
@@ -129,10 +132,10 @@ static void deliver_one(struct pp_cpu *pc, struct hlist_head *head,
  * Deliver the records between *@pos and @limit, oldest first, to the
  * readers on @head.  Records overwritten before they could be delivered
  * (or too large to be) go out as one struct perf_persistent_lost for each
- * run of them.  IRQs off, on @pc's CPU.  Returns why it stopped.  The
+ * run of them.  IRQs off, on @rd's CPU.  Returns why it stopped.  The
  * statistics read *@pos without a lock (pp_reader_backlog()).
  */
-static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
+static enum pp_stop deliver_range(struct pp_reader_cpu *rd, struct hlist_head *head,
 				  unsigned long *pos, unsigned long limit,
 				  struct pt_regs *regs, unsigned int *budget)
 {
@@ -144,7 +147,7 @@ static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 	while (next != limit) {
 		if (!*budget)
 			return PP_BUDGET;
-		size = pp_buffer_next_oldest(pc->buf, &next, limit, payload + 1,
+		size = pp_buffer_next_oldest(rd->src.buf, &next, limit, payload + 1,
 					     PP_DELIVER_RECORD_MAX);
 		if (size == -EAGAIN)
 			return PP_WRITER;
@@ -161,15 +164,15 @@ static enum pp_stop deliver_range(struct pp_cpu *pc, struct hlist_head *head,
 			*lost = (struct perf_persistent_lost) {
 				.header.type = PERF_RECORD_LOST,
 				.header.size = sizeof(*lost),
-				.id = pc->ev->entry.id,
+				.id = rd->src.id,
 				.lost = *pos - next,
 			};
-			WRITE_ONCE(pc->rd.lost, pc->rd.lost + lost->lost);
+			WRITE_ONCE(rd->lost, rd->lost + lost->lost);
 			size = sizeof(*lost);
 		}
 		WRITE_ONCE(*pos, next);
 		/* Also puts the recursion slot back. */
-		deliver_one(pc, head, payload, size, regs, rctx);
+		deliver_one(rd, head, payload, size, regs, rctx);
 	}
 	return PP_CAUGHT_UP;
 }
@@ -180,44 +183,44 @@ static unsigned long accounted_head(struct pp_buffer *buf)
 	return READ_ONCE(buf->done);
 }
 
-/* Have @pace queue the next run @ns from now.  Hardirq, on @pc's CPU. */
-static void pp_deliver_later(struct pp_cpu *pc, u64 ns)
+/* Have @pace queue the next run @ns from now.  Hardirq, on @rd's CPU. */
+static void pp_deliver_later(struct pp_reader_cpu *rd, u64 ns)
 {
-	WRITE_ONCE(pc->rd.deferred, true);
-	if (!hrtimer_active(&pc->rd.pace))
-		hrtimer_start(&pc->rd.pace, ns_to_ktime(ns),
+	WRITE_ONCE(rd->deferred, true);
+	if (!hrtimer_active(&rd->pace))
+		hrtimer_start(&rd->pace, ns_to_ktime(ns),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 /**
  * pp_reader_notify - a record was stored on this CPU: have it delivered
- * @pc: the persistent event on this CPU
+ * @rd: the readers of the persistent event on this CPU
  *
  * Called when the CPU has readers (pp_event_after_store()).  Queues the
  * delivery, unless a run is in progress, which decides when it ends how
  * the record goes out.  Nor is it queued if the timer is set to queue it
  * and the live readers lack less than half the buffer; with more, a small
  * buffer could go round while its records wait for the timer.  Any
- * context, NMI included, on @pc's CPU.
+ * context, NMI included, on @rd's CPU.
  */
-void pp_reader_notify(struct pp_cpu *pc)
+void pp_reader_notify(struct pp_reader_cpu *rd)
 {
-	struct pp_buffer *buf = pc->buf;
+	struct pp_buffer *buf = READ_ONCE(rd->src.buf);
 
-	if (READ_ONCE(pc->rd.delivering)) {
-		WRITE_ONCE(pc->rd.fed, true);
+	if (READ_ONCE(rd->delivering)) {
+		WRITE_ONCE(rd->fed, true);
 		return;
 	}
-	if (READ_ONCE(pc->rd.deferred) &&
-	    READ_ONCE(pc->rd.live_pos) - READ_ONCE(buf->done) < buf->size / 2)
+	if (READ_ONCE(rd->deferred) &&
+	    READ_ONCE(rd->live_pos) - READ_ONCE(buf->done) < buf->size / 2)
 		return;
-	irq_work_queue(&pc->rd.deliver);
+	irq_work_queue(&rd->deliver);
 }
 
 /* One run's deliveries: to the live readers, then to those catching up. */
-static enum pp_stop deliver_all(struct pp_cpu *pc, unsigned int *budget)
+static enum pp_stop deliver_all(struct pp_reader_cpu *rd, unsigned int *budget)
 {
-	unsigned long head = accounted_head(pc->buf);
+	unsigned long head = accounted_head(rd->src.buf);
 	struct pp_reader *r, *tmp;
 	struct pt_regs regs;
 	enum pp_stop stop;
@@ -227,86 +230,86 @@ static enum pp_stop deliver_all(struct pp_cpu *pc, unsigned int *budget)
 	perf_fetch_caller_regs(&regs);
 
 	/* First bring the live readers up to the head. */
-	if (hlist_empty(&pc->rd.live)) {
-		WRITE_ONCE(pc->rd.live_pos, head);
+	if (hlist_empty(&rd->live)) {
+		WRITE_ONCE(rd->live_pos, head);
 	} else {
-		stop = deliver_range(pc, &pc->rd.live, &pc->rd.live_pos, head, &regs,
+		stop = deliver_range(rd, &rd->live, &rd->live_pos, head, &regs,
 				     budget);
 		if (stop != PP_CAUGHT_UP)
 			return stop;
 	}
 
 	/* Then each reader catching up, from its position to theirs. */
-	list_for_each_entry_safe(r, tmp, &pc->rd.pending, node) {
+	list_for_each_entry_safe(r, tmp, &rd->pending, node) {
 		if (!r->started) {
-			r->pos = r->history ? READ_ONCE(pc->buf->tail) : head;
+			r->pos = r->history ? READ_ONCE(rd->src.buf->tail) : head;
 			r->started = true;
 		}
-		stop = deliver_range(pc, &r->solo, &r->pos, pc->rd.live_pos, &regs,
+		stop = deliver_range(rd, &r->solo, &r->pos, rd->live_pos, &regs,
 				     budget);
 		if (stop != PP_CAUGHT_UP)
 			return stop;
 		/* Caught up: from now on it gets what the live readers get. */
 		list_del(&r->node);
 		hlist_del_rcu(&r->event->hlist_entry);
-		hlist_add_head_rcu(&r->event->hlist_entry, &pc->rd.live);
+		hlist_add_head_rcu(&r->event->hlist_entry, &rd->live);
 		r->live = true;
-		WRITE_ONCE(pc->rd.nr_live, pc->rd.nr_live + 1);
+		WRITE_ONCE(rd->nr_live, rd->nr_live + 1);
 	}
 	return PP_CAUGHT_UP;
 }
 
 /*
- * Hardirq, IRQs off, on @pc's CPU.  Only NMI writers can run meanwhile,
+ * Hardirq, IRQs off, on @rd's CPU.  Only NMI writers can run meanwhile,
  * besides the writers the run itself fires (a probe on a function it
  * calls, say).  They find @delivering set and leave the queueing to
  * pp_deliver_delay().
  */
 static void pp_deliver(struct irq_work *work)
 {
-	struct pp_cpu *pc = container_of(work, struct pp_cpu, rd.deliver);
+	struct pp_reader_cpu *rd = container_of(work, struct pp_reader_cpu, deliver);
 	unsigned int budget = PP_DELIVER_BUDGET;
-	bool by_timer = pc->rd.paced;
+	bool by_timer = rd->paced;
 	enum pp_stop stop;
 	u64 delay;
 
-	pc->rd.paced = false;
-	WRITE_ONCE(pc->rd.fed, false);
-	WRITE_ONCE(pc->rd.delivering, true);
+	rd->paced = false;
+	WRITE_ONCE(rd->fed, false);
+	WRITE_ONCE(rd->delivering, true);
 	/* NMI writers of this CPU see the flag before the run reads. */
 	barrier();
-	stop = deliver_all(pc, &budget);
+	stop = deliver_all(rd, &budget);
 	barrier();
-	WRITE_ONCE(pc->rd.delivering, false);
+	WRITE_ONCE(rd->delivering, false);
 	/* A writer that saw the flag set @fed before this reads it. */
 	barrier();
 	delay = pp_deliver_delay(stop, PP_DELIVER_BUDGET - budget, by_timer,
-				 READ_ONCE(pc->rd.fed));
+				 READ_ONCE(rd->fed));
 	if (delay)
-		pp_deliver_later(pc, delay);
+		pp_deliver_later(rd, delay);
 }
 
 /* Hardirq, IRQs off. */
 static enum hrtimer_restart pp_pace(struct hrtimer *timer)
 {
-	struct pp_cpu *pc = container_of(timer, struct pp_cpu, rd.pace);
+	struct pp_reader_cpu *rd = container_of(timer, struct pp_reader_cpu, pace);
 
 	/*
 	 * The timer may have migrated off a CPU going offline.  Its readers
 	 * were taken out there (pp_reader_del()) and queue a run when they
 	 * are added again.
 	 */
-	WRITE_ONCE(pc->rd.deferred, false);
-	if (smp_processor_id() == pc->cpu) {
-		pc->rd.paced = true;
-		irq_work_queue(&pc->rd.deliver);
+	WRITE_ONCE(rd->deferred, false);
+	if (smp_processor_id() == rd->cpu) {
+		rd->paced = true;
+		irq_work_queue(&rd->deliver);
 	}
 	return HRTIMER_NORESTART;
 }
 
 /**
- * pp_reader_backlog - bytes held on @pc's CPU that its readers lack
- * @pc: a persistent event on one CPU
+ * pp_reader_backlog - bytes held on a CPU that its readers lack
+ * @rd: the readers of a persistent event on one CPU
  *
  * 0 when every reader scheduled in on the CPU has every record accounted
  * there.  While a reader still replays the history, the whole history
@@ -316,25 +319,25 @@ static enum hrtimer_restart pp_pace(struct hrtimer *timer)
  * Any context.  It reads the CPU's fields without a lock, so the result is
  * a snapshot.
  */
-unsigned long pp_reader_backlog(struct pp_cpu *pc)
+unsigned long pp_reader_backlog(struct pp_reader_cpu *rd)
 {
-	struct pp_buffer *buf = pp_cpu_buf(pc);
-	unsigned int nr = READ_ONCE(pc->rd.nr_readers);
+	unsigned int nr = READ_ONCE(rd->nr_readers);
+	struct pp_buffer *buf = READ_ONCE(rd->src.buf);
 	unsigned long done, from;
 
 	if (!buf || !nr)
 		return 0;
 	done = READ_ONCE(buf->done);
-	from = READ_ONCE(pc->rd.nr_live) == nr ? READ_ONCE(pc->rd.live_pos) :
-					     READ_ONCE(buf->tail);
-	return min(from - done, pc->ev->buffer_size);
+	from = READ_ONCE(rd->nr_live) == nr ? READ_ONCE(rd->live_pos) :
+					      READ_ONCE(buf->tail);
+	return min(from - done, buf->size);
 }
 
-/* Set up the reader part of a persistent event's per-CPU state. */
-void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu)
+/* Set up the readers of a persistent event on @cpu. */
+void pp_reader_cpu_init(struct pp_reader_cpu *rd, unsigned int cpu)
 {
-	INIT_LIST_HEAD(&pc->rd.pending);
-	INIT_HLIST_HEAD(&pc->rd.live);
+	INIT_LIST_HEAD(&rd->pending);
+	INIT_HLIST_HEAD(&rd->live);
 	/*
 	 * A hard irq_work, so that it runs in hardirq context with interrupts
 	 * off on PREEMPT_RT as well.  There, init_irq_work() gives a work
@@ -344,28 +347,30 @@ void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu)
 	 * record them, and its records would queue the next run: a loop at
 	 * real-time priority.
 	 */
-	pc->rd.deliver = IRQ_WORK_INIT_HARD(pp_deliver);
-	pp_hrtimer_setup(&pc->rd.pace, pp_pace, CLOCK_MONOTONIC,
+	rd->deliver = IRQ_WORK_INIT_HARD(pp_deliver);
+	pp_hrtimer_setup(&rd->pace, pp_pace, CLOCK_MONOTONIC,
 			 HRTIMER_MODE_REL_HARD);
-	pc->cpu = cpu;
+	rd->cpu = cpu;
 }
 
 /*
  * Wait for deliveries that are still running or paced.  No reader is
  * left, so none is started again.  Process context.
  */
-void pp_reader_cpu_sync(struct pp_cpu *pc)
+void pp_reader_cpu_sync(struct pp_reader_cpu *rd)
 {
-	irq_work_sync(&pc->rd.deliver);
-	hrtimer_cancel(&pc->rd.pace);
-	irq_work_sync(&pc->rd.deliver);
+	irq_work_sync(&rd->deliver);
+	hrtimer_cancel(&rd->pace);
+	irq_work_sync(&rd->deliver);
 }
 
 /**
- * pp_reader_event_init - make a new reader event a reader of @pc
- * @event: the reader, CPU-wide on @pc's CPU
- * @pc: the persistent event on that CPU, which has a buffer; the caller
- *	holds a reference on the event until pp_reader_free()
+ * pp_reader_event_init - make a new reader event a reader on one CPU
+ * @event: the reader, CPU-wide on @rd's CPU
+ * @rd: the readers of the persistent event on that CPU
+ * @src: what it reads: the CPU's buffer (there is one), the records'
+ *	sample_type, the event's id; the caller holds a reference on
+ *	@src->ev until pp_reader_free()
  * @history: deliver the records already held first
  *
  * Process context, from perf_event_open() (pmu.c, which found the event
@@ -373,8 +378,8 @@ void pp_reader_cpu_sync(struct pp_cpu *pc)
  *
  * Return: 0 or -ENOMEM.
  */
-int pp_reader_event_init(struct perf_event *event, struct pp_cpu *pc,
-			 bool history)
+int pp_reader_event_init(struct perf_event *event, struct pp_reader_cpu *rd,
+			 const struct pp_reader_source *src, bool history)
 {
 	struct pp_reader *r;
 
@@ -382,7 +387,8 @@ int pp_reader_event_init(struct perf_event *event, struct pp_cpu *pc,
 	if (!r)
 		return -ENOMEM;
 	r->event = event;
-	r->pc = pc;
+	r->rd = rd;
+	r->src = *src;
 	r->history = history;
 	INIT_LIST_HEAD(&r->node);
 	event->pmu_private = r;
@@ -400,46 +406,54 @@ int pp_reader_event_init(struct perf_event *event, struct pp_cpu *pc,
 struct pp_event *pp_reader_free(struct perf_event *event)
 {
 	struct pp_reader *r = event->pmu_private;
-	struct pp_event *ev = r->pc->ev;
+	struct pp_event *ev = r->src.ev;
 
 	kfree(r);
 	return ev;
 }
 
-/* PMU add: IRQs off, on the reader's CPU. */
+/*
+ * PMU add: IRQs off, on the reader's CPU.  The CPU's readers read what
+ * this one does (the same for all of them): set before the record path,
+ * an NMI on this CPU, sees the reader counted.
+ */
 void pp_reader_add(struct perf_event *event)
 {
 	struct pp_reader *r = event->pmu_private;
-	struct pp_cpu *pc = r->pc;
+	struct pp_reader_cpu *rd = r->rd;
 
+	rd->src.sample_type = r->src.sample_type;
+	rd->src.id = r->src.id;
+	rd->src.ev = r->src.ev;
+	WRITE_ONCE(rd->src.buf, r->src.buf);
 	if (!r->started && !r->history) {
 		/* Without history, start after the newest record accounted. */
-		r->pos = accounted_head(pc->buf);
+		r->pos = accounted_head(rd->src.buf);
 		r->started = true;
 	}
 	INIT_HLIST_HEAD(&r->solo);
 	hlist_add_head_rcu(&event->hlist_entry, &r->solo);
-	list_add_tail(&r->node, &pc->rd.pending);
-	WRITE_ONCE(pc->rd.nr_readers, pc->rd.nr_readers + 1);
-	irq_work_queue(&pc->rd.deliver);
+	list_add_tail(&r->node, &rd->pending);
+	WRITE_ONCE(rd->nr_readers, rd->nr_readers + 1);
+	irq_work_queue(&rd->deliver);
 }
 
 /* PMU del: IRQs off, on the reader's CPU. */
 void pp_reader_del(struct perf_event *event)
 {
 	struct pp_reader *r = event->pmu_private;
-	struct pp_cpu *pc = r->pc;
+	struct pp_reader_cpu *rd = r->rd;
 
 	hlist_del_rcu(&event->hlist_entry);
 	if (r->live) {
 		/* It has what the live readers have, so resume from there. */
-		r->pos = pc->rd.live_pos;
+		r->pos = rd->live_pos;
 		r->live = false;
-		WRITE_ONCE(pc->rd.nr_live, pc->rd.nr_live - 1);
+		WRITE_ONCE(rd->nr_live, rd->nr_live - 1);
 	} else {
 		list_del(&r->node);
 	}
-	WRITE_ONCE(pc->rd.nr_readers, pc->rd.nr_readers - 1);
+	WRITE_ONCE(rd->nr_readers, rd->nr_readers - 1);
 }
 
 int pp_readers_init(void)

@@ -13,8 +13,25 @@
 #include <linux/types.h>
 
 struct perf_event;
-struct pp_cpu;
+struct pp_buffer;
 struct pp_event;
+
+/**
+ * struct pp_reader_source - what the readers of a persistent event on one
+ *	CPU read, as the event's layer gives it with each reader
+ *	(pp_reader_event_init())
+ * @buf: the CPU's buffer, which the event keeps as long as it has readers
+ * @sample_type: the sample_type of its records
+ * @id: the persistent event's id, in the loss notices
+ * @ev: the persistent event, opaque here: pp_reader_free() hands it back
+ *	for the caller to drop its reference
+ */
+struct pp_reader_source {
+	struct pp_buffer	*buf;
+	u64			sample_type;
+	u64			id;
+	struct pp_event		*ev;
+};
 
 /**
  * struct pp_reader_cpu - the readers of a persistent event on one CPU
@@ -36,11 +53,14 @@ struct pp_event;
  * @fed: a writer stored a record during that run
  * @lost: bytes of records overwritten before a reader here received them
  *	(read locklessly elsewhere)
+ * @src: what they read, from the reader added last (every reader of the
+ *	CPU has the same); @src.buf is NULL until the first is added
+ * @cpu: the CPU
  *
  * Embedded in struct pp_cpu (event.h) as @rd; reader.c owns it.  It
  * belongs to its CPU: it changes with interrupts off, in the PMU's
  * add/del, in @deliver and in @pace.  The record path (NMI included)
- * reads @nr_readers, @deferred and @delivering, and sets @fed
+ * reads @nr_readers, @deferred, @delivering and @src.buf, and sets @fed
  * (pp_reader_notify()).
  */
 struct pp_reader_cpu {
@@ -56,6 +76,8 @@ struct pp_reader_cpu {
 	bool			delivering;
 	bool			fed;
 	unsigned long		lost;
+	struct pp_reader_source	src;
+	unsigned int		cpu;
 };
 
 /* Records delivered per run of the delivery; the rest in a later run. */
@@ -126,14 +148,14 @@ static inline u64 pp_deliver_delay(enum pp_stop stop, unsigned int delivered,
 int pp_readers_init(void);
 void pp_readers_exit(void);
 
-void pp_reader_cpu_init(struct pp_cpu *pc, unsigned int cpu);
-void pp_reader_cpu_sync(struct pp_cpu *pc);
-int pp_reader_event_init(struct perf_event *event, struct pp_cpu *pc,
-			 bool history);
+void pp_reader_cpu_init(struct pp_reader_cpu *rd, unsigned int cpu);
+void pp_reader_cpu_sync(struct pp_reader_cpu *rd);
+int pp_reader_event_init(struct perf_event *event, struct pp_reader_cpu *rd,
+			 const struct pp_reader_source *src, bool history);
 struct pp_event *pp_reader_free(struct perf_event *event);
 void pp_reader_add(struct perf_event *event);
 void pp_reader_del(struct perf_event *event);
-unsigned long pp_reader_backlog(struct pp_cpu *pc);
+unsigned long pp_reader_backlog(struct pp_reader_cpu *rd);
 
 /*
  * The record path, after storing a record on this CPU: are there readers
@@ -144,6 +166,6 @@ static __always_inline bool pp_reader_waiting(const struct pp_reader_cpu *rd)
 	return READ_ONCE(rd->nr_readers);
 }
 
-void pp_reader_notify(struct pp_cpu *pc);
+void pp_reader_notify(struct pp_reader_cpu *rd);
 
 #endif /* _PERF_PERSISTENT_READER_H */
