@@ -277,6 +277,15 @@ int pp_ops_create(const struct pp_event_spec *spec, u32 *id)
 }
 
 /*
+ * The id the records of the next read-only event of this boot's carry:
+ * counted down from U32_MAX, so that no two of them share one, nor one
+ * with an event of the previous boot shown beside them (a registry hands
+ * ids out upward from 1 and never again).  A file of several events
+ * (perf.data) tells them apart by it.
+ */
+static atomic_t pp_here_ids = ATOMIC_INIT(0);
+
+/*
  * A read-only event of this boot's, to be shown with the previous boot's
  * events, without its records (pp_ops_show_here()); NULL if the
  * tracepoint is not there or memory is short.
@@ -303,6 +312,7 @@ static struct pp_found_event *pp_ops_found_here(const char *name,
 	fe->attr.sample_period = 1;
 	fe->attr.sample_type = PP_DIRECT_FIELDS;
 	fe->buffer_size = size;
+	fe->id = U32_MAX - (u32)atomic_inc_return(&pp_here_ids) + 1;
 
 	buf = pp_buffer_alloc(fe->buffer_size);
 	if (IS_ERR(buf))

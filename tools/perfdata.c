@@ -756,7 +756,8 @@ static int attrs(struct perfdata *pd, const struct pp_export *ev, size_t nr)
 					ev[e].name);
 		for (i = 0; i < e; i++)
 			if (ev[i].id == ev[e].id)
-				return pp_error("%s: named twice", ev[e].name);
+				return pp_error("%s and %s: their records carry one id, %u: perf could not tell them apart",
+						ev[i].name, ev[e].name, ev[e].id);
 		pd->fa[e].attr = ev[e].attr;
 		pd->fa[e].attr.size = sizeof(pd->fa[e].attr);
 		pd->fa[e].attr.disabled = 0;

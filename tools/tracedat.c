@@ -163,7 +163,8 @@ static int gather(const struct pp_export *ev, size_t nr, struct dat_rec **out,
 					ev[e].name);
 		for (i = 0; i < e; i++)
 			if (ev[i].id == ev[e].id)
-				return pp_error("%s: named twice", ev[e].name);
+				return pp_error("%s and %s: their records carry one id, %u: perf could not tell them apart",
+						ev[i].name, ev[e].name, ev[e].id);
 		n += ev[e].snap->nr;
 	}
 	r = calloc(n ? n : 1, sizeof(*r));
