@@ -12,8 +12,10 @@
 #   kernel's GHES driver finds it at its next poll, prints it and panics,
 #   and the panic resets the guest warm.
 #   Boot 2 prints what the previous boot's non_standard_event kept ("====
-#   boot 2 previous non_standard_event"); the first boot's kernel log
-#   lines are in the console: the host checks them.
+#   boot 2 previous non_standard_event") and archives that boot, with
+#   BERT's sections: the archive's message and node_exporter's textfile
+#   ("==== boot 2 archive", "==== boot 2 textfile"); the first boot's
+#   kernel log lines are in the console: the host checks them.
 . ./lib.sh
 
 if [ ! -e "$PP_SYS/previous_boot/end" ]; then
@@ -39,3 +41,9 @@ echo "==== boot 2 previous non_standard_event"
 perf persistent script --previous non_standard_event
 echo "==== boot 2 previous json"
 perf persistent script --json --previous non_standard_event
+echo "==== boot 2 archive"
+mkdir -p /tmp/textfile
+perf persistent archive -d /tmp/arch --no-journal --no-rasdaemon \
+	--textfile /tmp/textfile
+echo "==== boot 2 textfile"
+grep '^perf_persistent_previous_boot_hardware_errors{' /tmp/textfile/*.prom

@@ -27,10 +27,6 @@
 #define MCI_STATUS_UC	(1ULL << 61)
 #define MCI_STATUS_PCC	(1ULL << 57)
 
-/* CPER's error severities (UEFI N.2.1), a GHES section's "severity". */
-#define CPER_SEV_RECOVERABLE	0
-#define CPER_SEV_FATAL		1
-#define CPER_SEV_CORRECTED	2
 
 const char *const hwerr_severity_names[HWERR_SEV_NR] = {
 	[HWERR_CORRECTED]	= "corrected",
@@ -78,16 +74,18 @@ enum hwerr_severity hwerr_mce_severity(unsigned long long status,
 }
 
 /*
- * A firmware's error section (ras:non_standard_event): CPER's severity;
- * the one the kernel panicked on (GHES at the panic) is fatal whatever
- * the section says.  "Informational" sections count as corrected.
+ * A firmware's error section (ras:non_standard_event): the GHES driver's
+ * severity, which the tracepoint's "sev" has (not CPER's); the section the
+ * kernel panicked on (GHES at the panic) is fatal whatever it says.
+ * Informational sections count as corrected; a severity above the
+ * driver's is fatal, as rasdaemon reads it.
  */
 enum hwerr_severity hwerr_cper_severity(unsigned int sev,
 					enum hwerr_origin origin)
 {
-	if (sev == CPER_SEV_FATAL || origin == HWERR_GHES)
+	if (sev >= GHES_SEV_PANIC || origin == HWERR_GHES)
 		return HWERR_FATAL;
-	return sev == CPER_SEV_RECOVERABLE ? HWERR_UNCORRECTED : HWERR_CORRECTED;
+	return sev == GHES_SEV_RECOVERABLE ? HWERR_UNCORRECTED : HWERR_CORRECTED;
 }
 
 void hwerr_count(struct archive *a, enum hwerr_severity sev,
@@ -106,6 +104,27 @@ unsigned long long hwerr_total(const struct archive *a, int sev)
 			if (sev < 0 || s == sev)
 				n += a->hwerr[s][o];
 	return n;
+}
+
+/*
+ * The fatal error the journal names is the one the boot ended on (taken
+ * at the panic: the machine check, GHES's error), else the first: does a
+ * fatal error of @origin take the name?
+ */
+bool archive_fatal_wanted(const struct archive *a, enum hwerr_origin origin)
+{
+	bool at_panic = origin == HWERR_PANIC || origin == HWERR_GHES;
+
+	return !*a->first_fatal || (at_panic && !a->first_fatal_at_panic);
+}
+
+/* Name a fatal error of @origin, in @words, as archive_fatal_wanted() let. */
+void archive_set_fatal(struct archive *a, const char *words,
+		       enum hwerr_origin origin)
+{
+	snprintf(a->first_fatal, sizeof(a->first_fatal), "%s", words);
+	a->first_fatal_at_panic = origin == HWERR_PANIC ||
+				  origin == HWERR_GHES;
 }
 
 /* The journal's priority: err, warning or info (syslog's 3, 4, 6). */

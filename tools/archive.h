@@ -39,7 +39,18 @@ enum hwerr_origin hwerr_origin_of(int origin_pid);
 /* A machine check's severity by its MCi_STATUS and origin. */
 enum hwerr_severity hwerr_mce_severity(unsigned long long status,
 				       enum hwerr_origin origin);
-/* A firmware error section's by its CPER severity and origin. */
+/*
+ * The GHES driver's severities (drivers/acpi/apei/ghes.c), which
+ * ras:non_standard_event's field "sev" holds.
+ */
+enum ghes_sev {
+	GHES_SEV_NO,
+	GHES_SEV_CORRECTED,
+	GHES_SEV_RECOVERABLE,
+	GHES_SEV_PANIC,
+};
+
+/* A firmware error section's by its "sev" and origin. */
 enum hwerr_severity hwerr_cper_severity(unsigned int sev,
 					enum hwerr_origin origin);
 
@@ -70,7 +81,9 @@ struct archive_event {
  * @hwerr: the hardware error records by severity and origin
  * @fatal_text: the fatal ones as "perf persistent script" prints them
  * @files: the files in the archive, as a list for the summary
- * @first_fatal: the first fatal error, in a few words (for the journal)
+ * @first_fatal: the fatal error the boot ended on (one taken at the
+ *	panic), else the first, in a few words (for the journal)
+ * @first_fatal_at_panic: @first_fatal was taken at the panic
  * @rasdaemon: what was written into rasdaemon's database, or why not;
  *	empty when not asked
  */
@@ -87,6 +100,7 @@ struct archive {
 	char			*fatal_text;
 	char			files[256];
 	char			first_fatal[160];
+	bool			first_fatal_at_panic;
 	char			rasdaemon[384];
 };
 
@@ -96,6 +110,9 @@ void hwerr_count(struct archive *a, enum hwerr_severity sev,
 unsigned long long hwerr_total(const struct archive *a, int sev);
 /* The journal's priority for @a: 3 (err), 4 (warning) or 6 (info). */
 int archive_priority(const struct archive *a);
+bool archive_fatal_wanted(const struct archive *a, enum hwerr_origin origin);
+void archive_set_fatal(struct archive *a, const char *words,
+		       enum hwerr_origin origin);
 /* The one line that says what was archived. */
 void archive_message(const struct archive *a, char *buf, size_t len);
 

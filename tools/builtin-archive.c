@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "builtin.h"
 #include "archive.h"
 #include "rasdb.h"
+#include "perf_persistent/cper.h"
 
 #define ARCHIVE_DIR		"/var/lib/perf-persistent"
 /* node_exporter's textfile directory on Debian (prometheus-node-exporter). */
@@ -78,7 +80,7 @@ static enum hwerr_kind hwerr_kind(const struct pp_event_desc *desc)
 	return NOT_HWERR;
 }
 
-/* Where the module found a machine check, in rasdaemon's error_msg. */
+/* Where the module found a hardware error, in rasdaemon's messages. */
 static const char *const origin_words[HWERR_ORIGIN_NR] = {
 	[HWERR_TRACED]		= "traced",
 	[HWERR_PANIC]		= "at the panic",
@@ -89,40 +91,75 @@ static const char *const origin_words[HWERR_ORIGIN_NR] = {
 };
 
 /**
- * struct ras_rows - the machine checks rasdaemon never saw
- * @m: as rows of its mce_record table
- * @nr: how many
- * @cap: room in @m
+ * struct ras_rows - the hardware errors rasdaemon never saw, as rows of
+ *	its tables (rasdb.h)
+ * @mce: mce_record's
+ * @mem: mc_event's
+ * @sec: non_standard_event's (their payloads point into the snapshot)
+ * @nr: how many of each (enum rasdb_table)
+ * @cap: room in each
  */
 struct ras_rows {
-	struct rasdb_mce	*m;
-	size_t			nr, cap;
+	struct rasdb_mce	*mce;
+	struct rasdb_mem	*mem;
+	struct rasdb_section	*sec;
+	size_t			nr[RASDB_TABLES], cap[RASDB_TABLES];
 };
+
+/*
+ * A new zeroed row of table @t in @rows: its address, or NULL out of
+ * memory (reported).
+ */
+static void *ras_new_row(struct ras_rows *rows, enum rasdb_table t)
+{
+	static const size_t size[RASDB_TABLES] = {
+		[RASDB_MCE_RECORD]	= sizeof(struct rasdb_mce),
+		[RASDB_MC_EVENT]	= sizeof(struct rasdb_mem),
+		[RASDB_NON_STANDARD]	= sizeof(struct rasdb_section),
+	};
+	void **arr = t == RASDB_MCE_RECORD ? (void **)&rows->mce :
+		     t == RASDB_MC_EVENT ? (void **)&rows->mem :
+		     (void **)&rows->sec;
+	char *row;
+
+	if (rows->nr[t] == rows->cap[t]) {
+		size_t cap = rows->cap[t] ? 2 * rows->cap[t] : 8;
+		void *m = reallocarray(*arr, cap, size[t]);
+
+		if (!m) {
+			pp_error("out of memory");
+			return NULL;
+		}
+		*arr = m;
+		rows->cap[t] = cap;
+	}
+	row = (char *)*arr + rows->nr[t]++ * size[t];
+	memset(row, 0, size[t]);
+	return row;
+}
+
+/* rasdaemon's format of a time: local, "%Y-%m-%d %H:%M:%S %z". */
+static void ras_time(char *buf, size_t len, time_t t)
+{
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S %z", &tm);
+}
 
 /*
  * A machine check the tracepoint did not see (rasdaemon records those it
  * did), as a row of rasdaemon's mce_record: 0, or -1 out of memory.
  */
-static int ras_row(struct ras_rows *rows, const struct archive *a,
+static int ras_mce(struct ras_rows *rows, const struct archive *a,
 		   struct pp_printer *p, const struct pp_decoded *d,
 		   enum hwerr_severity sev, enum hwerr_origin origin,
 		   const char *event)
 {
-	struct rasdb_mce *m;
-	struct tm tm;
-	time_t t;
+	struct rasdb_mce *m = ras_new_row(rows, RASDB_MCE_RECORD);
 
-	if (rows->nr == rows->cap) {
-		size_t cap = rows->cap ? 2 * rows->cap : 8;
-
-		m = reallocarray(rows->m, cap, sizeof(*m));
-		if (!m)
-			return pp_error("out of memory");
-		rows->m = m;
-		rows->cap = cap;
-	}
-	m = &rows->m[rows->nr++];
-	memset(m, 0, sizeof(*m));
+	if (!m)
+		return -1;
 	m->mcgcap = field_value(p, d, "mcgcap");
 	m->mcgstatus = field_value(p, d, "mcgstatus");
 	m->status = field_value(p, d, "status");
@@ -141,16 +178,142 @@ static int ras_row(struct ras_rows *rows, const struct archive *a,
 	m->cpuvendor = field_value(p, d, "cpuvendor");
 	m->microcode = field_value(p, d, "microcode");
 	/* rasdaemon's format: the local time of the error. */
-	t = m->walltime ? (time_t)m->walltime : time(NULL);
-	localtime_r(&t, &tm);
-	strftime(m->timestamp, sizeof(m->timestamp), "%Y-%m-%d %H:%M:%S %z",
-		 &tm);
+	ras_time(m->timestamp, sizeof(m->timestamp),
+		 m->walltime ? (time_t)m->walltime : time(NULL));
 	rasdb_mce_text(m, hwerr_severity_names[sev], origin_words[origin]);
 	if (!strncmp(event, PP_PREVIOUS_PREFIX, strlen(PP_PREVIOUS_PREFIX)))
 		event += strlen(PP_PREVIOUS_PREFIX);
 	snprintf(m->user_action, sizeof(m->user_action),
 		 "see event %s in %s", event, a->path);
 	return 0;
+}
+
+/* The wall-clock time of record @d, else now. */
+static time_t record_wall(struct pp_printer *p, const struct pp_decoded *d)
+{
+	const struct pp_clock *c = printer_clock(p);
+
+	if (!c || !c->realtime_ns || !d->time)
+		return time(NULL);
+	return (time_t)((d->time - c->clock_ns + c->realtime_ns) / 1000000000ULL);
+}
+
+/*
+ * A firmware's memory error section as ghes_edac traces one: a row of
+ * mc_event, @err_type the severity in rasdaemon's words.
+ */
+static int ras_mem(struct ras_rows *rows, const struct pp_cper_mem *cm,
+		   const char *fru_text, const char *err_type, time_t when,
+		   enum hwerr_origin origin)
+{
+	struct rasdb_mem *m = ras_new_row(rows, RASDB_MC_EVENT);
+	const char *type = NULL;
+	char loc[192];
+
+	if (!m)
+		return -1;
+	ras_time(m->timestamp, sizeof(m->timestamp), when);
+	m->err_type = err_type;
+	if (cm->valid & PP_CPER_MEM_TYPE)
+		type = pp_cper_mem_type_name(cm->type);
+	snprintf(m->err_msg, sizeof(m->err_msg),
+		 "%s, firmware error section %s, kept by perf-persistent",
+		 type ? type : "memory error", origin_words[origin]);
+	snprintf(m->label, sizeof(m->label), "%s",
+		 *fru_text ? fru_text : "unknown memory");
+	if (cm->valid & PP_CPER_MEM_PA)
+		m->address = cm->addr;
+	m->grain = 1;
+	if ((cm->valid & PP_CPER_MEM_PA_MASK) && cm->addr_mask)
+		m->grain = ~cm->addr_mask + 1;
+	cper_mem_location(cm, true, loc, sizeof(loc));
+	snprintf(m->driver_detail, sizeof(m->driver_detail), "APEI location:%s",
+		 loc);
+	return 0;
+}
+
+/*
+ * A firmware's error section the tracepoint did not see (BERT's, GHES's
+ * at the panic): a memory error as a row of mc_event, any other as one
+ * of non_standard_event.  0, or -1 out of memory.
+ */
+static int ras_cper(struct ras_rows *rows, struct pp_printer *p,
+		    const struct pp_decoded *d, enum hwerr_origin origin)
+{
+	/* rasdaemon's words for the tracepoint's sev, and mc_event's. */
+	static const char *const sev_words[] = {
+		[GHES_SEV_NO]		= "Informational",
+		[GHES_SEV_CORRECTED]	= "Corrected",
+		[GHES_SEV_RECOVERABLE]	= "Recoverable",
+		[GHES_SEV_PANIC]	= "Fatal",
+	};
+	static const char *const mc_words[] = {
+		[GHES_SEV_NO]		= "Info",
+		[GHES_SEV_CORRECTED]	= "Corrected",
+		[GHES_SEV_RECOVERABLE]	= "Uncorrected",
+		[GHES_SEV_PANIC]	= "Fatal",
+	};
+	static const __u8 memory[] = PP_CPER_SEC_MEMORY;
+	unsigned long long sev = field_value(p, d, "sev");
+	struct tep_event *event = printer_tep_event(p);
+	struct tep_record rec = {
+		.data	= (void *)d->raw,
+		.size	= d->raw_size,
+	};
+	struct rasdb_section *s;
+	const void *type, *fru, *text, *buf;
+	int type_len = 0, fru_len = 0, text_len = 0, len = 0;
+	struct pp_cper_mem cm;
+
+	type = tep_get_field_raw(NULL, event, "sec_type", &rec, &type_len, 0);
+	fru = tep_get_field_raw(NULL, event, "fru_id", &rec, &fru_len, 0);
+	text = tep_get_field_raw(NULL, event, "fru_text", &rec, &text_len, 0);
+	buf = tep_get_field_raw(NULL, event, "buf", &rec, &len, 0);
+	if (!type || type_len != 16 || !fru || fru_len != 16 || !buf || len < 0)
+		return 0;
+	/* At the panic, or of a severity beyond the driver's: fatal. */
+	if (origin == HWERR_GHES || sev > GHES_SEV_PANIC)
+		sev = GHES_SEV_PANIC;
+	if (pp_cper_type_is(type, memory) && !pp_cper_mem_read(buf, len, &cm)) {
+		char t[32];
+
+		snprintf(t, sizeof(t), "%.*s", text ? text_len : 0,
+			 text ? (const char *)text : "");
+		return ras_mem(rows, &cm, t, mc_words[sev], record_wall(p, d),
+			       origin);
+	}
+	s = ras_new_row(rows, RASDB_NON_STANDARD);
+	if (!s)
+		return -1;
+	ras_time(s->timestamp, sizeof(s->timestamp), record_wall(p, d));
+	memcpy(s->sec_type, type, 16);
+	memcpy(s->fru_id, fru, 16);
+	snprintf(s->fru_text, sizeof(s->fru_text), "%.*s",
+		 text ? text_len : 0, text ? (const char *)text : "");
+	s->severity = sev_words[sev];
+	s->error = buf;
+	s->length = len;
+	return 0;
+}
+
+/* Name fatal record @d in @a->first_fatal, for the journal. */
+static void name_fatal(struct archive *a, struct pp_printer *p,
+		       const struct pp_decoded *d, bool mce,
+		       enum hwerr_origin origin)
+{
+	char words[160];
+
+	if (!archive_fatal_wanted(a, origin))
+		return;
+	if (mce)
+		snprintf(words, sizeof(words),
+			 "machine check on CPU %llu bank %llu, status 0x%llx, %s",
+			 field_value(p, d, "cpu"), field_value(p, d, "bank"),
+			 field_value(p, d, "status"), origin_words[origin]);
+	else
+		snprintf(words, sizeof(words), "firmware error section %s",
+			 origin_words[origin]);
+	archive_set_fatal(a, words, origin);
 }
 
 /*
@@ -177,28 +340,24 @@ static int hardware_errors(struct archive *a, const struct exports *x,
 		if (d->type != PERF_RECORD_SAMPLE || !d->raw)
 			continue;
 		origin = hwerr_origin_of(record_origin_pid(d));
+		/* ras:non_standard_event's severity is its field "sev". */
 		if (kind == HWERR_MCE)
 			sev = hwerr_mce_severity(field_value(p, d, "status"),
 						 origin);
 		else
-			sev = hwerr_cper_severity(field_value(p, d, "severity"),
+			sev = hwerr_cper_severity(field_value(p, d, "sev"),
 						  origin);
 		hwerr_count(a, sev, origin);
-		if (sev == HWERR_FATAL)
+		if (sev == HWERR_FATAL) {
 			print_record(p, fatal, d);
-		if (sev == HWERR_FATAL && !*a->first_fatal && kind == HWERR_MCE)
-			snprintf(a->first_fatal, sizeof(a->first_fatal),
-				 "machine check on CPU %llu bank %llu, status 0x%llx, %s",
-				 field_value(p, d, "cpu"),
-				 field_value(p, d, "bank"),
-				 field_value(p, d, "status"),
-				 origin_words[origin]);
-		else if (sev == HWERR_FATAL && !*a->first_fatal)
-			snprintf(a->first_fatal, sizeof(a->first_fatal),
-				 "firmware error section %s", origin_words[origin]);
+			name_fatal(a, p, d, kind == HWERR_MCE, origin);
+		}
 		print_record_json(p, json, d);
-		if (kind == HWERR_MCE && origin != HWERR_TRACED &&
-		    ras_row(rows, a, p, d, sev, origin, x->ev[i].name))
+		if (origin == HWERR_TRACED)
+			continue;
+		if (kind == HWERR_MCE ?
+		    ras_mce(rows, a, p, d, sev, origin, x->ev[i].name) :
+		    ras_cper(rows, p, d, origin))
 			return -1;
 	}
 	return 0;
@@ -391,36 +550,69 @@ static int opt_keep(const char *arg, void *value)
 }
 
 /*
- * The machine checks rasdaemon never saw, into its database @db: what
- * was done goes into @a->rasdaemon for the journal.  0, or -1 on a
- * failed write (reported; the database is as it was).
+ * The hardware errors rasdaemon never saw, into its database @db: what
+ * was done goes into @a->rasdaemon for the journal, e.g. "2 rows written
+ * to DB (1 mce_record, 1 mc_event), 0 there already; 1
+ * non_standard_event not written: its rasdaemon has no such table".  0,
+ * or -1 on a failed write (reported; the database is as it was).
  */
 static int to_rasdaemon(struct archive *a, const struct ras_rows *rows,
 			const char *db)
 {
+	const struct rasdb_rows want = {
+		.mce = rows->mce, .mem = rows->mem, .sec = rows->sec,
+		.nr = { rows->nr[0], rows->nr[1], rows->nr[2] },
+	};
+	size_t all = 0, written = 0, present = 0, left = 0, n, len;
+	char *out = a->rasdaemon;
 	struct rasdb_result res;
-	int ret = 0;
+	const char *sep = "";
+	int t;
 
-	if (!rows->nr)
-		snprintf(a->rasdaemon, sizeof(a->rasdaemon),
-			 "no machine check it did not see");
-	else if (rasdb_rasdaemon_running("/proc"))
+	len = sizeof(a->rasdaemon);
+	for (t = 0; t < RASDB_TABLES; t++)
+		all += rows->nr[t];
+	if (!all) {
+		snprintf(out, len, "no hardware error it did not see");
+		return 0;
+	}
+	if (rasdb_rasdaemon_running("/proc")) {
 		/* It sets no busy timeout: our lock would lose its events. */
-		snprintf(a->rasdaemon, sizeof(a->rasdaemon),
-			 "%zu machine checks not written to %s: rasdaemon is running (this runs before rasdaemon.service)",
-			 rows->nr, db);
-	else if (rasdb_write(db, rows->m, rows->nr, &res))
-		ret = -1;
-	else if (*res.reason)
-		snprintf(a->rasdaemon, sizeof(a->rasdaemon),
-			 "%zu machine checks not written to %s: %s", rows->nr,
-			 db, res.reason);
-	else
-		snprintf(a->rasdaemon, sizeof(a->rasdaemon),
-			 "%zu machine check%s written to %s, %zu there already",
-			 res.written, res.written == 1 ? "" : "s", db,
-			 res.present);
-	return ret;
+		snprintf(out, len,
+			 "%zu rows not written to %s: rasdaemon is running (this runs before rasdaemon.service)",
+			 all, db);
+		return 0;
+	}
+	if (rasdb_write(db, &want, &res))
+		return -1;
+	if (*res.reason) {
+		snprintf(out, len, "%zu rows not written to %s: %s", all, db,
+			 res.reason);
+		return 0;
+	}
+	for (t = 0; t < RASDB_TABLES; t++) {
+		written += res.written[t];
+		present += res.present[t];
+		left += res.left[t];
+	}
+	n = snprintf(out, len, "%zu row%s written to %s", written,
+		     written == 1 ? "" : "s", db);
+	for (t = 0; t < RASDB_TABLES && n < len; t++) {
+		if (!res.written[t])
+			continue;
+		n += snprintf(out + n, len - n, "%s%zu %s", *sep ? sep : " (",
+			      res.written[t], rasdb_table_names[t]);
+		sep = ", ";
+	}
+	if (n < len)
+		n += snprintf(out + n, len - n, "%s, %zu there already",
+			      *sep ? ")" : "", present);
+	for (t = 0; t < RASDB_TABLES && n < len; t++)
+		if (res.left[t])
+			n += snprintf(out + n, len - n,
+				      "; %zu %s not written: its rasdaemon has no such table",
+				      res.left[t], rasdb_table_names[t]);
+	return 0;
 }
 
 static int archive_run(int argc, char **argv)
@@ -559,7 +751,9 @@ out:
 	exports_free(&x);
 	free(a.events);
 	free(a.fatal_text);
-	free(rows.m);
+	free(rows.mce);
+	free(rows.mem);
+	free(rows.sec);
 	close(lfd);
 	return ret;
 }

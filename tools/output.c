@@ -400,6 +400,42 @@ const char *record_origin(const struct pp_decoded *d)
 	return NULL;
 }
 
+/* A memory error's location fields: cper_print_mem()'s names, ghes_edac's. */
+static const struct {
+	__u64		bit;
+	const char	*name;
+	const char	*edac;
+	size_t		off;
+} cper_mem_where[] = {
+	{ PP_CPER_MEM_NODE, "node", "node", offsetof(struct pp_cper_mem, node) },
+	{ PP_CPER_MEM_CARD, "card", "card", offsetof(struct pp_cper_mem, card) },
+	{ PP_CPER_MEM_MODULE, "module", "module",
+	  offsetof(struct pp_cper_mem, module) },
+	{ PP_CPER_MEM_BANK, "bank", "bank", offsetof(struct pp_cper_mem, bank) },
+	{ PP_CPER_MEM_DEVICE, "device", "device",
+	  offsetof(struct pp_cper_mem, device) },
+	{ PP_CPER_MEM_ROW, "row", "row", offsetof(struct pp_cper_mem, row) },
+	{ PP_CPER_MEM_COLUMN, "column", "col",
+	  offsetof(struct pp_cper_mem, column) },
+	{ PP_CPER_MEM_BIT_POS, "bit_position", "bit_pos",
+	  offsetof(struct pp_cper_mem, bit_pos) },
+};
+
+void cper_mem_location(const struct pp_cper_mem *m, bool edac, char *buf,
+		       size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(cper_mem_where) / sizeof(cper_mem_where[0]); i++)
+		if ((m->valid & cper_mem_where[i].bit) && n < len)
+			n += snprintf(buf + n, len - n, edac ? " %s:%u" : " %s %u",
+				      edac ? cper_mem_where[i].edac :
+					     cper_mem_where[i].name,
+				      *(const __u16 *)((const char *)m +
+						       cper_mem_where[i].off));
+}
+
 /*
  * After a ras:non_standard_event line whose section is a memory error
  * (firmware's, from BERT or a GHES source), the fields of the section
@@ -410,25 +446,6 @@ static void print_cper_memory(struct pp_printer *p, FILE *out,
 			      const struct pp_decoded *d)
 {
 	static const __u8 memory[] = PP_CPER_SEC_MEMORY;
-	/* The location fields, in cper_print_mem()'s order. */
-	static const struct {
-		__u64		bit;
-		const char	*name;
-		size_t		off;
-	} where[] = {
-		{ PP_CPER_MEM_NODE, "node", offsetof(struct pp_cper_mem, node) },
-		{ PP_CPER_MEM_CARD, "card", offsetof(struct pp_cper_mem, card) },
-		{ PP_CPER_MEM_MODULE, "module",
-		  offsetof(struct pp_cper_mem, module) },
-		{ PP_CPER_MEM_BANK, "bank", offsetof(struct pp_cper_mem, bank) },
-		{ PP_CPER_MEM_DEVICE, "device",
-		  offsetof(struct pp_cper_mem, device) },
-		{ PP_CPER_MEM_ROW, "row", offsetof(struct pp_cper_mem, row) },
-		{ PP_CPER_MEM_COLUMN, "column",
-		  offsetof(struct pp_cper_mem, column) },
-		{ PP_CPER_MEM_BIT_POS, "bit_position",
-		  offsetof(struct pp_cper_mem, bit_pos) },
-	};
 	struct tep_record rec = {
 		.data	= (void *)d->raw,
 		.size	= d->raw_size,
@@ -437,7 +454,7 @@ static void print_cper_memory(struct pp_printer *p, FILE *out,
 	struct pp_cper_mem m;
 	const char *name;
 	const void *data;
-	unsigned int i;
+	char loc[256];
 	int len = 0;
 
 	if (strcmp(p->event->system, "ras") ||
@@ -454,10 +471,8 @@ static void print_cper_memory(struct pp_printer *p, FILE *out,
 	if (m.valid & PP_CPER_MEM_PA)
 		fprintf(out, " physical_address 0x%016llx",
 			(unsigned long long)m.addr);
-	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++)
-		if (m.valid & where[i].bit)
-			fprintf(out, " %s %u", where[i].name,
-				*(const __u16 *)((const char *)&m + where[i].off));
+	cper_mem_location(&m, false, loc, sizeof(loc));
+	fputs(loc, out);
 	name = m.valid & PP_CPER_MEM_TYPE ? pp_cper_mem_type_name(m.type) :
 					    NULL;
 	if (name)

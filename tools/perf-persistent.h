@@ -242,6 +242,15 @@ size_t snapshot_samples(const struct pp_snapshot *snap);
 
 struct pp_printer;
 
+struct pp_cper_mem;
+/*
+ * The location fields memory error section @m has, into @buf: " node 0
+ * card 1 ..." as the kernel's cper_print_mem() names them, or with @edac
+ * " node:0 card:1 ... col:5" as ghes_edac's.
+ */
+void cper_mem_location(const struct pp_cper_mem *m, bool edac, char *buf,
+		       size_t len);
+
 /*
  * Make a printer for records of the source @attr.  For a tracepoint, it
  * parses the format from tracefs with libtraceevent.  Returns NULL with a

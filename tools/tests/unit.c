@@ -1420,12 +1420,14 @@ static void test_archive(void)
 	      "PCC: fatal");
 	CHECK(hwerr_mce_severity(0x9c00000000010151ULL, HWERR_PANIC) == HWERR_FATAL,
 	      "taken at the panic: fatal");
-	CHECK(hwerr_cper_severity(2, HWERR_BERT) == HWERR_CORRECTED &&
-	      hwerr_cper_severity(3, HWERR_BERT) == HWERR_CORRECTED &&
-	      hwerr_cper_severity(0, HWERR_BERT) == HWERR_UNCORRECTED &&
-	      hwerr_cper_severity(1, HWERR_BERT) == HWERR_FATAL &&
-	      hwerr_cper_severity(2, HWERR_GHES) == HWERR_FATAL,
-	      "CPER severities, and GHES at the panic");
+	/* ras:non_standard_event's sev: the GHES driver's, not CPER's. */
+	CHECK(hwerr_cper_severity(0, HWERR_BERT) == HWERR_CORRECTED &&
+	      hwerr_cper_severity(1, HWERR_BERT) == HWERR_CORRECTED &&
+	      hwerr_cper_severity(2, HWERR_BERT) == HWERR_UNCORRECTED &&
+	      hwerr_cper_severity(3, HWERR_BERT) == HWERR_FATAL &&
+	      hwerr_cper_severity(7, HWERR_BERT) == HWERR_FATAL &&
+	      hwerr_cper_severity(1, HWERR_GHES) == HWERR_FATAL,
+	      "the tracepoint's severities, and GHES at the panic");
 	CHECK(hwerr_origin_of(0) == HWERR_TRACED &&
 	      hwerr_origin_of(1234) == HWERR_TRACED &&
 	      hwerr_origin_of(PERF_PERSISTENT_ORIGIN_PANIC) == HWERR_PANIC &&
@@ -1504,6 +1506,24 @@ static void test_archive(void)
 	      "journal entry with the fatal error and rasdaemon: %.*s", n, buf);
 	a.first_fatal[0] = a.rasdaemon[0] = '\0';
 
+	/*
+	 * The error the boot ended on is named, whatever came before it: a
+	 * fatal section from BERT first, then the machine check at the
+	 * panic; a later one from ERST does not take the name again.
+	 */
+	CHECK(archive_fatal_wanted(&a, HWERR_BERT), "the first fatal is named");
+	archive_set_fatal(&a, "section from BERT", HWERR_BERT);
+	CHECK(!archive_fatal_wanted(&a, HWERR_ERST) &&
+	      archive_fatal_wanted(&a, HWERR_PANIC),
+	      "after BERT's: not ERST's, the panic's");
+	archive_set_fatal(&a, "machine check at the panic", HWERR_PANIC);
+	CHECK(!archive_fatal_wanted(&a, HWERR_GHES) &&
+	      !archive_fatal_wanted(&a, HWERR_BERT) &&
+	      !strcmp(a.first_fatal, "machine check at the panic"),
+	      "the panic's stays named: %s", a.first_fatal);
+	a.first_fatal[0] = '\0';
+	a.first_fatal_at_panic = false;
+
 	/* Pruning: the newest by their summary's time; the others removed. */
 	for (i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "%s/boot-%c", dir, 'c' - i);
@@ -1542,15 +1562,19 @@ static int sqlite_shell(const char *db, const char *sql, char *out,
 }
 
 /*
- * rasdaemon's database: the table made when there is none, rows written
- * once, 0.8.3's columns, another schema and a file that is no database
- * left as they were.  The tables are made as rasdaemon's ras-record.c
- * makes them, by the sqlite3 shell.
+ * rasdaemon's database: the tables made when there are none, rows written
+ * once, 0.8.3's columns and its non_standard_event, another schema and a
+ * file that is no database left as they were.  The tables are made as
+ * rasdaemon's ras-record.c makes them, by the sqlite3 shell.
  */
 static void test_rasdb(void)
 {
 	char dir[] = "/tmp/pp-unit-rasdb.XXXXXX", db[PATH_MAX], out[4096];
+	static const unsigned char payload[] = { 8, 7, 6, 5, 4, 3, 2, 1 };
 	struct rasdb_mce m[2] = { 0 };
+	struct rasdb_mem mem = { 0 };
+	struct rasdb_section sec = { 0 };
+	struct rasdb_rows rows = { .mce = m, .mem = &mem, .sec = &sec };
 	struct rasdb_result res;
 	struct stat st;
 	int fd;
@@ -1579,45 +1603,105 @@ static void test_rasdb(void)
 	CHECK(!strcmp(m[0].bank_name, "2"), "rasdb: bank_name");
 	m[1] = m[0];
 	m[1].cpu = 1;
+	snprintf(mem.timestamp, sizeof(mem.timestamp),
+		 "2026-12-06 12:00:01 +0000");
+	mem.err_type = "Fatal";
+	snprintf(mem.err_msg, sizeof(mem.err_msg), "single-bit ECC, from BERT");
+	snprintf(mem.label, sizeof(mem.label), "DIMM A1");
+	mem.address = 0x1234000;
+	mem.grain = 4096;
+	snprintf(mem.driver_detail, sizeof(mem.driver_detail),
+		 "APEI location: node:0 card:1");
+	snprintf(sec.timestamp, sizeof(sec.timestamp),
+		 "2026-12-06 12:00:02 +0000");
+	memcpy(sec.sec_type, "pp_sec_type_0003", 16);
+	sec.severity = "Informational";
+	sec.error = payload;
+	sec.length = sizeof(payload);
 
-	/* No database yet: made, with rasdaemon 0.6.8's mce_record. */
+	/*
+	 * No database yet: made, with rasdaemon 0.6.8's mce_record and
+	 * mc_event; no non_standard_event (only 0.8's rasdaemon makes it).
+	 */
 	snprintf(db, sizeof(db), "%s/new.db", dir);
-	CHECK(rasdb_write(db, m, 2, &res) == 0 && res.written == 2 &&
-	      res.present == 0 && !*res.reason,
-	      "rasdb: a new database, 2 rows (%zu, '%s')", res.written,
-	      res.reason);
+	rows.nr[RASDB_MCE_RECORD] = 2;
+	rows.nr[RASDB_MC_EVENT] = 1;
+	rows.nr[RASDB_NON_STANDARD] = 1;
+	CHECK(rasdb_write(db, &rows, &res) == 0 &&
+	      res.written[RASDB_MCE_RECORD] == 2 &&
+	      res.written[RASDB_MC_EVENT] == 1 &&
+	      res.written[RASDB_NON_STANDARD] == 0 &&
+	      res.left[RASDB_NON_STANDARD] == 1 &&
+	      res.present[RASDB_MCE_RECORD] == 0 && !*res.reason,
+	      "rasdb: a new database, 2 + 1 rows, the section left (%zu %zu %zu, '%s')",
+	      res.written[0], res.written[1], res.left[2], res.reason);
 	CHECK(sqlite_shell(db, "SELECT cpu, bank, printf('0x%x', status), addr, timestamp, error_msg FROM mce_record ORDER BY id",
 			   out, sizeof(out)) == 0 &&
 	      !strcmp(out, "0|2|0xb200000000070f0f|90669056|2026-12-06 12:00:00 +0000|fatal machine check at the panic, kept by perf-persistent\n"
 			   "1|2|0xb200000000070f0f|90669056|2026-12-06 12:00:00 +0000|fatal machine check at the panic, kept by perf-persistent\n"),
 	      "rasdb: the rows as written: %s", out);
-	CHECK(rasdb_write(db, m, 2, &res) == 0 && res.written == 0 &&
-	      res.present == 2, "rasdb: again: nothing twice (%zu, %zu)",
-	      res.written, res.present);
-	CHECK(rasdb_write(db, m, 0, &res) == 0 && !res.written,
+	CHECK(sqlite_shell(db, "SELECT timestamp, err_count, err_type, err_msg, label, mc, top_layer, middle_layer, lower_layer, address, grain, syndrome, driver_detail FROM mc_event",
+			   out, sizeof(out)) == 0 &&
+	      !strcmp(out, "2026-12-06 12:00:01 +0000|1|Fatal|single-bit ECC, from BERT|DIMM A1|0|-1|-1|-1|19087360|4096|0|APEI location: node:0 card:1\n"),
+	      "rasdb: mc_event's row, as ghes_edac's: %s", out);
+	CHECK(sqlite_shell(db, "SELECT count(*) FROM sqlite_master WHERE name = 'non_standard_event'",
+			   out, sizeof(out)) == 0 && !strcmp(out, "0\n"),
+	      "rasdb: no non_standard_event made: %s", out);
+	CHECK(rasdb_write(db, &rows, &res) == 0 &&
+	      !res.written[RASDB_MCE_RECORD] && !res.written[RASDB_MC_EVENT] &&
+	      res.present[RASDB_MCE_RECORD] == 2 &&
+	      res.present[RASDB_MC_EVENT] == 1,
+	      "rasdb: again: nothing twice (%zu, %zu)",
+	      res.written[0], res.present[0]);
+	memset(rows.nr, 0, sizeof(rows.nr));
+	CHECK(rasdb_write(db, &rows, &res) == 0 && !res.written[0],
 	      "rasdb: no rows, nothing");
 
-	/* rasdaemon 0.8.3's table: ppin and microcode too. */
+	/* rasdaemon 0.8.3's tables: ppin and microcode, non_standard_event. */
 	snprintf(db, sizeof(db), "%s/083.db", dir);
-	CHECK(sqlite_shell(db, "CREATE TABLE IF NOT EXISTS mce_record (id INTEGER PRIMARY KEY, timestamp TEXT, mcgcap INTEGER, mcgstatus INTEGER, status INTEGER, addr INTEGER, misc INTEGER, ip INTEGER, tsc INTEGER, walltime INTEGER, ppin INTEGER, cpu INTEGER, cpuid INTEGER, apicid INTEGER, socketid INTEGER, cs INTEGER, bank INTEGER, cpuvendor INTEGER, microcode INTEGER, bank_name TEXT, error_msg TEXT, mcgstatus_msg TEXT, mcistatus_msg TEXT, mcastatus_msg TEXT, user_action TEXT, mc_location TEXT); INSERT INTO mce_record (timestamp, cpu, bank, status, error_msg) VALUES ('x', 3, 4, 5, 'rasdaemon own');",
+	CHECK(sqlite_shell(db, "CREATE TABLE IF NOT EXISTS mce_record (id INTEGER PRIMARY KEY, timestamp TEXT, mcgcap INTEGER, mcgstatus INTEGER, status INTEGER, addr INTEGER, misc INTEGER, ip INTEGER, tsc INTEGER, walltime INTEGER, ppin INTEGER, cpu INTEGER, cpuid INTEGER, apicid INTEGER, socketid INTEGER, cs INTEGER, bank INTEGER, cpuvendor INTEGER, microcode INTEGER, bank_name TEXT, error_msg TEXT, mcgstatus_msg TEXT, mcistatus_msg TEXT, mcastatus_msg TEXT, user_action TEXT, mc_location TEXT); INSERT INTO mce_record (timestamp, cpu, bank, status, error_msg) VALUES ('x', 3, 4, 5, 'rasdaemon own');"
+			   "CREATE TABLE IF NOT EXISTS non_standard_event (id INTEGER PRIMARY KEY, timestamp TEXT, sec_type BLOB, fru_id BLOB, fru_text TEXT, severity TEXT, error BLOB);",
 			   out, sizeof(out)) == 0, "rasdb: a 0.8.3 table: %s", out);
-	CHECK(rasdb_write(db, m, 1, &res) == 0 && res.written == 1,
+	rows.nr[RASDB_MCE_RECORD] = 1;
+	rows.nr[RASDB_NON_STANDARD] = 1;
+	CHECK(rasdb_write(db, &rows, &res) == 0 &&
+	      res.written[RASDB_MCE_RECORD] == 1 &&
+	      res.written[RASDB_NON_STANDARD] == 1,
 	      "rasdb: 0.8.3: written ('%s')", res.reason);
 	CHECK(sqlite_shell(db, "SELECT id, ppin, microcode, user_action FROM mce_record ORDER BY id",
 			   out, sizeof(out)) == 0 &&
 	      !strcmp(out, "1|||\n2|4660|16|see it\n"),
 	      "rasdb: 0.8.3: after rasdaemon's own row, with ppin: %s", out);
+	CHECK(sqlite_shell(db, "SELECT timestamp, hex(sec_type), hex(fru_id), fru_text, severity, hex(error) FROM non_standard_event",
+			   out, sizeof(out)) == 0 &&
+	      !strcmp(out, "2026-12-06 12:00:02 +0000|70705F7365635F747970655F30303033|00000000000000000000000000000000||Informational|0807060504030201\n"),
+	      "rasdb: 0.8.3: non_standard_event's row: %s", out);
+	CHECK(rasdb_write(db, &rows, &res) == 0 &&
+	      res.present[RASDB_NON_STANDARD] == 1 &&
+	      !res.written[RASDB_NON_STANDARD],
+	      "rasdb: 0.8.3: the section again: nothing twice");
 
 	/* Another schema: left alone, and why. */
 	snprintf(db, sizeof(db), "%s/other.db", dir);
 	CHECK(sqlite_shell(db, "CREATE TABLE mce_record (id INTEGER PRIMARY KEY, timestamp TEXT, status INTEGER);",
 			   out, sizeof(out)) == 0, "rasdb: another schema made");
-	CHECK(rasdb_write(db, m, 2, &res) == 0 && !res.written &&
+	rows.nr[RASDB_MCE_RECORD] = 2;
+	CHECK(rasdb_write(db, &rows, &res) == 0 && !res.written[0] &&
 	      !strcmp(res.reason, "another schema: its mce_record has no column 'mcgcap'"),
 	      "rasdb: another schema: '%s'", res.reason);
 	CHECK(sqlite_shell(db, "SELECT count(*) FROM mce_record", out,
 			   sizeof(out)) == 0 && !strcmp(out, "0\n"),
 	      "rasdb: another schema: untouched: %s", out);
+	/* One table of another schema leaves the others alone too. */
+	snprintf(db, sizeof(db), "%s/other2.db", dir);
+	CHECK(sqlite_shell(db, "CREATE TABLE mc_event (id INTEGER PRIMARY KEY, timestamp TEXT);",
+			   out, sizeof(out)) == 0, "rasdb: another mc_event made");
+	CHECK(rasdb_write(db, &rows, &res) == 0 && !res.written[0] &&
+	      !strcmp(res.reason, "another schema: its mc_event has no column 'err_count'"),
+	      "rasdb: another mc_event: '%s'", res.reason);
+	CHECK(sqlite_shell(db, "SELECT count(*) FROM sqlite_master", out,
+			   sizeof(out)) == 0 && !strcmp(out, "1\n"),
+	      "rasdb: another mc_event: no table made: %s", out);
 
 	/* Not a database at all. */
 	snprintf(db, sizeof(db), "%s/junk.db", dir);
@@ -1625,13 +1709,13 @@ static void test_rasdb(void)
 	CHECK(fd >= 0 && write(fd, "not sqlite, not at all, no.......", 33) == 33,
 	      "rasdb: a junk file");
 	close(fd);
-	CHECK(rasdb_write(db, m, 2, &res) == 0 && !res.written &&
+	CHECK(rasdb_write(db, &rows, &res) == 0 && !res.written[0] &&
 	      strstr(res.reason, "not a database"),
 	      "rasdb: junk: '%s'", res.reason);
 	CHECK(!stat(db, &st) && st.st_size == 33, "rasdb: junk: untouched");
 
 	/* A directory where the database would be: cannot open it. */
-	CHECK(rasdb_write(dir, m, 2, &res) == 0 && !res.written &&
+	CHECK(rasdb_write(dir, &rows, &res) == 0 && !res.written[0] &&
 	      !strncmp(res.reason, "cannot open it: ", 16),
 	      "rasdb: a directory: '%s'", res.reason);
 
